@@ -1,2 +1,4 @@
 #!/usr/bin/env node
-console.log("hi from cms", process.cwd())
+import { run } from '../dist/cli/main.js';
+
+process.exitCode = await run(process.argv);

@@ -1,0 +1,30 @@
+import type { Command } from 'commander';
+import type { ProgramState } from '../main.js';
+import { registerBlog } from './blog.js';
+import { registerContent } from './content.js';
+import { registerDb } from './db.js';
+import { registerMedia } from './media.js';
+import { registerMigrate } from './migrate.js';
+import { registerWebhooks } from './webhooks.js';
+import { registerInit } from './init.js';
+import { registerKeys } from './keys.js';
+import { registerProjects } from './projects.js';
+import { registerSchema } from './schema.js';
+import { registerServe } from './serve.js';
+import { registerUsers } from './users.js';
+
+/** Every noun of the CLI. Command modules are light; their actions import what they need. */
+export function registerCommands(program: Command, state: ProgramState): void {
+  registerInit(program, state);
+  registerServe(program, state);
+  registerSchema(program, state);
+  registerContent(program, state);
+  registerMedia(program, state);
+  registerBlog(program, state);
+  registerWebhooks(program, state);
+  registerMigrate(program, state);
+  registerKeys(program, state);
+  registerUsers(program, state);
+  registerProjects(program, state);
+  registerDb(program, state);
+}

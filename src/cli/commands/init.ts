@@ -1,0 +1,49 @@
+import type { Command } from 'commander';
+import { action, type ProgramState } from '../main.js';
+import { printResult, UsageError } from '../output.js';
+
+export function registerInit(program: Command, state: ProgramState): void {
+  const { io } = state;
+  program.command('init')
+    .description('create a project folder: cms.config.json, schemas/ with starter types, and the .cms/ data folder')
+    .argument('[dir]', 'folder to create or fill', '.')
+    .option('--yes', 'ask nothing; use the defaults')
+    .option('--no-starter', 'leave schemas/ empty')
+    .action(action(state, async (g, dir: string, opts: { yes?: boolean; starter: boolean }) => {
+      const { existsSync, mkdirSync, writeFileSync, cpSync, readFileSync } = await import('node:fs');
+      const { join, resolve, relative } = await import('node:path');
+      const { fileURLToPath } = await import('node:url');
+      const target = resolve(io.cwd, dir);
+      if (existsSync(join(target, 'cms.config.json'))) {
+        throw new UsageError(`${relative(io.cwd, target) || '.'} already has a cms.config.json; edit it, or init another folder`);
+      }
+      let answers = { project: g.project ?? 'default', starter: opts.starter };
+      if (!opts.yes && !g.json && io.stdinIsTTY && io.stdout.isTTY) {
+        const { askInit } = await import('../prompts.js');
+        const asked = await askInit(answers);
+        if (!asked) throw new UsageError('Cancelled');
+        answers = asked;
+      }
+      mkdirSync(join(target, '.cms'), { recursive: true });
+      const config = { $schema: undefined, project: answers.project, dataDir: '.cms', schemasDir: 'schemas' };
+      delete config.$schema;
+      writeFileSync(join(target, 'cms.config.json'), JSON.stringify(config, null, 2) + '\n');
+      const templates = fileURLToPath(new URL('../../../templates/schemas', import.meta.url));
+      mkdirSync(join(target, 'schemas'), { recursive: true });
+      if (answers.starter) cpSync(templates, join(target, 'schemas'), { recursive: true });
+      const { writeJsonSchema } = await import('./schema.js');
+      await writeJsonSchema(join(target, 'schemas'));
+      const gitignore = join(target, '.gitignore');
+      if (!existsSync(gitignore)) writeFileSync(gitignore, '.cms/\n');
+      else if (!readFileSync(gitignore, 'utf8').split('\n').includes('.cms/')) writeFileSync(gitignore, readFileSync(gitignore, 'utf8') + '\n.cms/\n');
+      // Opening the engine once creates the database and the project, so the folder is ready.
+      const { withEngine } = await import('../engine.js');
+      await withEngine({ ...g, config: join(target, 'cms.config.json') }, { ...io, cwd: target }, async () => undefined);
+      const data = { dir: target, project: answers.project, config: join(target, 'cms.config.json'), schemas: join(target, 'schemas'), dataDir: join(target, '.cms') };
+      printResult(io, g, data, () => {
+        const rel = relative(io.cwd, target) || '.';
+        return [`Created ${rel}/ with project "${answers.project}".`, 'Next:', ...(rel === '.' ? [] : [`  cd ${rel}`]),
+          '  npx cms schema push', '  npx cms keys create --type public', '  npx cms serve'].join('\n');
+      });
+    }));
+}

@@ -1,0 +1,39 @@
+import type { Command } from 'commander';
+import { action, type ProgramState } from '../main.js';
+import { printResult, table } from '../output.js';
+
+export function registerKeys(program: Command, state: ProgramState): void {
+  const keys = program.command('keys').description('API keys: public (read), secret (write) and preview (drafts)');
+  const { io } = state;
+
+  keys.command('create')
+    .description('create a key; the whole key is shown only now')
+    .requiredOption('--type <type>', 'public, secret or preview')
+    .option('--name <name>', 'a name to tell keys apart')
+    .option('--permissions <list>', 'secret keys: comma-separated content:write, media:write, ai:use')
+    .action(action(state, async (g, opts: { type: string; name?: string; permissions?: string }) => {
+      const { withEngine } = await import('../engine.js');
+      const data = await withEngine(g, io, (e) => e.run('keys.create', { type: opts.type, name: opts.name, permissions: opts.permissions }));
+      printResult(io, g, data, (k: { key: string; type: string; id: string; permissions: string[] }) =>
+        `Created ${k.type} key ${k.id}${k.permissions.length ? ` (${k.permissions.join(', ')})` : ''}.\n` +
+        `Key (shown only once, store it now):\n${k.key}`);
+    }));
+
+  keys.command('list')
+    .description('list keys (revoked ones with --all)')
+    .option('--all', 'include revoked keys')
+    .action(action(state, async (g, opts: { all?: boolean }) => {
+      const { withEngine } = await import('../engine.js');
+      const data = await withEngine(g, io, (e) => e.run('keys.list', { includeRevoked: !!opts.all }));
+      printResult(io, g, data, (rows: Array<Record<string, unknown>>) => table(rows, ['id', 'type', 'name', 'prefix', 'permissions', 'createdAt', 'revokedAt']));
+    }));
+
+  keys.command('revoke')
+    .description('revoke a key by its id (or by the key itself)')
+    .argument('<id>', 'key id')
+    .action(action(state, async (g, id: string) => {
+      const { withEngine } = await import('../engine.js');
+      const data = await withEngine(g, io, (e) => e.run('keys.revoke', { id }));
+      printResult(io, g, data, (k: { id: string }) => `Revoked key ${k.id}.`);
+    }));
+}

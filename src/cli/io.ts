@@ -1,0 +1,22 @@
+/** What a command may touch of the outside; tests hand in their own. */
+export interface Io {
+  stdout: { write(s: string): unknown; isTTY?: boolean };
+  stderr: { write(s: string): unknown; isTTY?: boolean };
+  stdinIsTTY: boolean;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+export const processIo = (): Io => ({
+  stdout: process.stdout,
+  stderr: process.stderr,
+  stdinIsTTY: !!process.stdin.isTTY,
+  env: process.env,
+  cwd: process.cwd(),
+});
+
+export interface GlobalOptions {
+  json?: boolean;
+  config?: string;
+  project?: string;
+}

@@ -1,0 +1,79 @@
+import { Command, CommanderError } from 'commander';
+import { readFileSync } from 'node:fs';
+import { processIo, type GlobalOptions, type Io } from './io.js';
+import { exitCodes, printError, UsageError } from './output.js';
+import { registerCommands } from './commands/index.js';
+
+export interface ProgramState {
+  io: Io;
+  exitCode: number;
+}
+
+const version = (): string => {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+};
+
+/** Builds the whole program without parsing anything (tests and docs read it). */
+export function createProgram(state: ProgramState): Command {
+  const program = new Command('cms')
+    .description('A headless CMS you run from the terminal: schemas, content, keys, webhooks and migrations, and `cms serve` for the HTTP API.')
+    .version(version(), '-v, --version')
+    .option('--json', 'print exactly one JSON document on stdout')
+    .option('--config <file>', 'use this cms.config.json instead of searching upwards')
+    .option('--project <slug>', 'the project to work on (default: the config\'s project, else "default")')
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({
+      writeOut: (s) => state.io.stdout.write(s),
+      writeErr: (s) => state.io.stderr.write(s),
+    })
+    .exitOverride();
+  registerCommands(program, state);
+  return program;
+}
+
+/** Wraps a command action: errors become a code on stderr and an exit code, never a throw. */
+export function action<A extends unknown[]>(state: ProgramState, fn: (globals: GlobalOptions, ...args: A) => Promise<void>) {
+  return async function (this: Command, ...args: A) {
+    const globals = this.optsWithGlobals() as GlobalOptions;
+    try {
+      await fn(globals, ...args);
+    } catch (e) {
+      state.exitCode = reportError(state.io, globals, e);
+    }
+  };
+}
+
+export function reportError(io: Io, globals: GlobalOptions, e: unknown): number {
+  if (e instanceof UsageError) {
+    printError(io, globals, 'USAGE', e.message);
+    return exitCodes.usage;
+  }
+  const err = e as { name?: string; code?: unknown; message?: string; details?: unknown };
+  if (err?.name === 'CmsError' && typeof err.code === 'string') {
+    printError(io, globals, err.code, err.message ?? '', err.details);
+    return exitCodes.failed;
+  }
+  if (err?.name === 'ConfigError') {
+    printError(io, globals, 'CONFIG', err.message ?? 'invalid configuration');
+    return exitCodes.failed;
+  }
+  printError(io, globals, 'INTERNAL', `Unexpected error: ${err?.message ?? String(e)}`);
+  if (io.env.CMS_DEBUG) io.stderr.write(`${(e as Error)?.stack ?? ''}\n`);
+  return exitCodes.failed;
+}
+
+export async function run(argv: string[], io: Io = processIo()): Promise<number> {
+  const state: ProgramState = { io, exitCode: exitCodes.ok };
+  const program = createProgram(state);
+  try {
+    await program.parseAsync(argv);
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.exitCode === 0) return exitCodes.ok;
+      return exitCodes.usage;
+    }
+    return reportError(io, program.opts() as GlobalOptions, e);
+  }
+  return state.exitCode;
+}

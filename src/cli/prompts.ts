@@ -1,0 +1,58 @@
+import * as p from '@clack/prompts';
+
+/** Questions are asked only on a terminal, never with --yes or --json (the callers check). */
+
+const fieldTypeChoices = ['text', 'textarea', 'wysiwyg', 'image', 'media', 'number', 'boolean', 'date', 'datetime', 'color', 'json', 'select', 'reference', 'componentPicker', 'nestedComponent', 'repeater'];
+
+export interface TypeAnswers {
+  kind: string;
+  slug: string;
+  name: string | undefined;
+  fields: Array<{ name: string; type: string; label: string; required?: boolean }>;
+}
+
+export async function askTypeDefinition(start: Partial<TypeAnswers>): Promise<TypeAnswers | null> {
+  p.intro('Add a type');
+  const kind = start.kind ?? await p.select({
+    message: 'What kind of type?',
+    options: [{ value: 'page-type', label: 'Page type' }, { value: 'collection', label: 'Collection' }, { value: 'component', label: 'Component' }],
+  });
+  if (p.isCancel(kind)) return null;
+  const slug = start.slug ?? await p.text({
+    message: 'Slug (lowercase, hyphens)',
+    validate: (v) => (/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(v ?? '') ? undefined : 'use lowercase letters, digits and single hyphens'),
+  });
+  if (p.isCancel(slug)) return null;
+  const fields = [...(start.fields ?? [])];
+  for (;;) {
+    const name = await p.text({ message: fields.length ? 'Another field name (empty to finish)' : 'First field name', placeholder: 'title' });
+    if (p.isCancel(name)) return null;
+    if (!name) { if (fields.length) break; else continue; }
+    const type = await p.select({ message: `Type of ${name}`, options: fieldTypeChoices.map((t) => ({ value: t, label: t })) });
+    if (p.isCancel(type)) return null;
+    const required = await p.confirm({ message: `Is ${name} required?`, initialValue: false });
+    if (p.isCancel(required)) return null;
+    fields.push({ name, type: String(type), label: name, ...(required ? { required: true } : {}) });
+  }
+  p.outro(`${String(kind)} ${String(slug)} with ${fields.length} field(s)`);
+  return { kind: String(kind), slug: String(slug), name: start.name, fields };
+}
+
+export interface InitAnswers {
+  project: string;
+  starter: boolean;
+}
+
+export async function askInit(defaults: InitAnswers): Promise<InitAnswers | null> {
+  p.intro('cms init');
+  const project = await p.text({
+    message: 'Project slug',
+    initialValue: defaults.project,
+    validate: (v) => (/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(v ?? '') ? undefined : 'use lowercase letters, digits and single hyphens'),
+  });
+  if (p.isCancel(project)) return null;
+  const starter = await p.confirm({ message: 'Add the starter schemas (a landing page, products, two components)?', initialValue: defaults.starter });
+  if (p.isCancel(starter)) return null;
+  p.outro('Writing the project');
+  return { project: String(project), starter };
+}

@@ -1,0 +1,119 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { z } from 'zod';
+
+export const configFileName = 'cms.config.json';
+
+/** What `cms.config.json` may hold. Every member is optional: no file at all works too. */
+export const configFileSchema = z.strictObject({
+  $schema: z.string().optional(),
+  project: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/).optional(),
+  dataDir: z.string().optional(),
+  schemasDir: z.string().optional(),
+  databaseUrl: z.string().optional(),
+  baseUrl: z.url().optional(),
+  server: z.strictObject({
+    port: z.number().int().min(0).max(65535).optional(),
+    host: z.string().optional(),
+    cache: z.boolean().optional(),
+    corsOrigin: z.string().optional(),
+    rateLimit: z.strictObject({ requests: z.number().int().positive(), windowSeconds: z.number().int().positive() }).nullable().optional(),
+  }).optional(),
+  media: z.strictObject({ maxUploadBytes: z.number().int().positive().optional() }).optional(),
+});
+export type ConfigFile = z.infer<typeof configFileSchema>;
+
+export interface CmsConfig {
+  /** The folder the config file lives in (or the working folder without one). */
+  rootDir: string;
+  configFile: string | null;
+  project: string;
+  dataDir: string;
+  schemasDir: string;
+  databaseUrl: string | undefined;
+  baseUrl: string;
+  port: number;
+  host: string;
+  cache: boolean;
+  corsOrigin: string;
+  rateLimit: { requests: number; windowSeconds: number } | null;
+  maxUploadBytes: number;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Walks up from `cwd` to the nearest cms.config.json. */
+export function findConfigFile(cwd: string): string | null {
+  let dir = resolve(cwd);
+  for (;;) {
+    const candidate = join(dir, configFileName);
+    if (existsSync(candidate)) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+}
+
+export interface LoadConfigOptions {
+  cwd?: string;
+  configFile?: string | undefined;
+  env?: NodeJS.ProcessEnv;
+  project?: string | undefined;
+}
+
+export function loadConfig(options: LoadConfigOptions = {}): CmsConfig {
+  const cwd = options.cwd ?? process.cwd();
+  const env = options.env ?? process.env;
+  const file = options.configFile ? resolve(cwd, options.configFile) : findConfigFile(cwd);
+  let parsed: ConfigFile = {};
+  if (file) {
+    if (!existsSync(file)) throw new ConfigError(`Config file ${file} does not exist`);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (e) {
+      throw new ConfigError(`${file} is not valid JSON: ${(e as Error).message}`);
+    }
+    const result = configFileSchema.safeParse(raw);
+    if (!result.success) {
+      const problems = result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+      throw new ConfigError(`${file} is invalid: ${problems}`);
+    }
+    parsed = result.data;
+  }
+  const rootDir = file ? dirname(file) : resolve(cwd);
+  const port = env.PORT ? Number(env.PORT) : parsed.server?.port ?? 3000;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be a port number, got ${env.PORT}`);
+  const host = env.HOST || parsed.server?.host || '127.0.0.1';
+  const dataDir = resolve(rootDir, env.CMS_DATA_DIR || parsed.dataDir || '.cms');
+  const baseUrl = (env.CMS_BASE_URL || parsed.baseUrl || `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`).replace(/\/+$/, '');
+  const maxUpload = env.CMS_MAX_UPLOAD_BYTES ? Number(env.CMS_MAX_UPLOAD_BYTES) : parsed.media?.maxUploadBytes ?? 50 * 1024 * 1024;
+  const rateLimit = env.CMS_RATE_LIMIT
+    ? parseRateLimit(env.CMS_RATE_LIMIT)
+    : parsed.server?.rateLimit === undefined ? { requests: 600, windowSeconds: 60 } : parsed.server.rateLimit;
+  return {
+    rootDir,
+    configFile: file,
+    project: options.project || env.CMS_PROJECT || parsed.project || 'default',
+    dataDir,
+    schemasDir: resolve(rootDir, parsed.schemasDir || 'schemas'),
+    databaseUrl: env.DATABASE_URL || parsed.databaseUrl || undefined,
+    baseUrl,
+    port,
+    host,
+    cache: env.CMS_CACHE ? env.CMS_CACHE !== 'off' && env.CMS_CACHE !== 'false' : parsed.server?.cache ?? true,
+    corsOrigin: env.CMS_CORS_ORIGIN || parsed.server?.corsOrigin || '*',
+    rateLimit,
+    maxUploadBytes: maxUpload,
+  };
+}
+
+/** `CMS_RATE_LIMIT=600/60` (requests per seconds), or `off`. */
+function parseRateLimit(value: string): { requests: number; windowSeconds: number } | null {
+  if (value === 'off' || value === '0') return null;
+  const m = /^(\d+)\/(\d+)$/.exec(value);
+  if (!m) throw new ConfigError(`CMS_RATE_LIMIT must look like 600/60 (requests/seconds) or off, got ${value}`);
+  return { requests: Number(m[1]), windowSeconds: Number(m[2]) };
+}

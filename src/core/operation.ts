@@ -1,0 +1,101 @@
+import type { z } from 'zod';
+import type { Actor } from './actor.js';
+import type { Ctx } from './context.js';
+import { CmsError, type ErrorCode, type Issue } from './errors.js';
+import { roleAtLeast, type Permission, type Role } from './roles.js';
+
+/**
+ * Who may run an operation.
+ * - role: the least member role (null: members may not run it at all).
+ * - key: what an API key needs: 'read' lets any public or secret key in, a permission needs a
+ *   secret key holding it, undefined keeps keys out.
+ * - preview: preview keys may run it (public reads only).
+ * - anonymous: callers with no credentials may run it.
+ * The terminal and the server's own jobs may run everything.
+ */
+export interface Access {
+  role: Role | null;
+  key?: 'read' | Permission;
+  preview?: boolean;
+  anonymous?: boolean;
+}
+
+export interface Operation<S extends z.ZodType = z.ZodType, O = unknown> {
+  name: string;
+  input: S;
+  access: Access;
+  /** Writes run in one transaction; reads do not open one. */
+  write: boolean;
+  /** Operations on no project (users, projects) say so; every other one runs in a project. */
+  global?: boolean;
+  /** The code for input that does not parse (queries answer INVALID_QUERY). */
+  inputError?: ErrorCode;
+  run(ctx: Ctx, input: z.output<S>): Promise<O>;
+}
+
+export function defineOperation<S extends z.ZodType, O>(op: Operation<S, O>): Operation<S, O> {
+  return op;
+}
+
+export type AnyOperation = Operation<z.ZodType, unknown>;
+
+/** zod's issue paths in the JSON-path form the contract's errors use: `fields[2].name`. */
+export function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out ? `.${String(part)}` : String(part);
+  }
+  return out || '(root)';
+}
+
+export function parseInput<S extends z.ZodType>(op: Operation<S, unknown>, input: unknown): z.output<S> {
+  const parsed = op.input.safeParse(input ?? {});
+  if (parsed.success) return parsed.data;
+  const issues: Issue[] = parsed.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message }));
+  const code = op.inputError ?? 'VALIDATION_FAILED';
+  const message = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
+  if (code === 'INVALID_QUERY') {
+    const first = issues[0];
+    throw new CmsError(code, `Invalid query parameter ${first?.path ?? ''}: ${first?.message ?? 'invalid'}`, {
+      parameter: first?.path, reason: first?.message, issues,
+    });
+  }
+  throw new CmsError(code, `Invalid input: ${message}`, issues);
+}
+
+/** Access is checked here, once, for every door. */
+export function checkAccess(op: AnyOperation, actor: Actor, projectId: string | null): void {
+  const { access } = op;
+  switch (actor.kind) {
+    case 'terminal':
+    case 'system':
+      return;
+    case 'anonymous':
+      if (access.anonymous) return;
+      throw new CmsError('UNAUTHORIZED', 'API key required via the X-API-Key header or the api_key query parameter');
+    case 'user':
+      if (access.role === null) {
+        throw new CmsError('FORBIDDEN', `${op.name} is not available to signed-in members`);
+      }
+      if (!actor.role) throw new CmsError('FORBIDDEN', 'You are not a member of this project');
+      if (!roleAtLeast(actor.role, access.role)) {
+        throw new CmsError('FORBIDDEN', `This needs the ${access.role} role or higher; yours is ${actor.role}`);
+      }
+      return;
+    case 'key': {
+      if (projectId && actor.projectId !== projectId) throw new CmsError('FORBIDDEN', 'This key belongs to another project');
+      if (actor.type === 'preview') {
+        if (access.preview) return;
+        throw new CmsError('FORBIDDEN', 'Preview keys can only read content');
+      }
+      if (access.key === 'read') return;
+      if (!access.key) throw new CmsError('FORBIDDEN', `API keys cannot run ${op.name}; sign in as a member`);
+      if (actor.type === 'public') throw new CmsError('FORBIDDEN', 'Public keys are read-only; use a secret key');
+      if (!actor.permissions.includes(access.key)) {
+        throw new CmsError('FORBIDDEN', `This secret key lacks the ${access.key} permission`);
+      }
+      return;
+    }
+  }
+}

@@ -1,0 +1,47 @@
+import { authOperations } from './auth/index.js';
+import { blogOperations } from './blog/index.js';
+import { contentOperations } from './content/index.js';
+import { dbStatus } from './db/status.js';
+import { mediaOperations } from './media/index.js';
+import { migrationOperations } from './migrations/index.js';
+import { webhookOperations } from './webhooks/index.js';
+import { createKey, listKeys, revokeKey } from './keys/operations.js';
+import { createProject, listProjects } from './projects/operations.js';
+import { createType, deleteType, diffSchema, getType, listSchema, listTypes, pullSchema, pushSchema, updateType } from './types/operations.js';
+import { addMember, createUser, listMembers, listUsers, removeMember, updateMember } from './users/operations.js';
+
+/**
+ * Every operation, by name. The HTTP routes and the CLI commands both reach operations through
+ * this table, and the parity test walks it.
+ */
+export const operations = {
+  'db.status': dbStatus,
+  'projects.list': listProjects,
+  'projects.create': createProject,
+  'keys.create': createKey,
+  'keys.list': listKeys,
+  'keys.revoke': revokeKey,
+  'users.create': createUser,
+  'users.list': listUsers,
+  'members.list': listMembers,
+  'members.add': addMember,
+  'members.update': updateMember,
+  'members.remove': removeMember,
+  'schema.push': pushSchema,
+  'schema.pull': pullSchema,
+  'schema.diff': diffSchema,
+  'schema.list': listSchema,
+  'types.list': listTypes,
+  'types.get': getType,
+  'types.create': createType,
+  'types.update': updateType,
+  'types.delete': deleteType,
+  ...authOperations,
+  ...contentOperations,
+  ...mediaOperations,
+  ...blogOperations,
+  ...webhookOperations,
+  ...migrationOperations,
+} as const;
+
+export type OperationName = keyof typeof operations;

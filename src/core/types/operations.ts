@@ -1,0 +1,330 @@
+import { and, count, eq, inArray, isNull } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../../db/client.js';
+import { collectionItems, collectionTypes, components, pages, pageTypes } from '../../db/schema/index.js';
+import { CmsError, type Issue } from '../errors.js';
+import { defineOperation } from '../operation.js';
+import { checkSchemaSet, validateTypeDefinition, type TypeDefinition } from '../schema/index.js';
+
+export const typeKinds = ['pageTypes', 'collections', 'components'] as const;
+export type TypeKind = (typeof typeKinds)[number];
+
+const tables = { pageTypes, collections: collectionTypes, components } as const;
+const kindLabel: Record<TypeKind, string> = { pageTypes: 'Page type', collections: 'Collection type', components: 'Component' };
+
+export interface SchemaSet {
+  pageTypes: TypeDefinition[];
+  collections: TypeDefinition[];
+  components: TypeDefinition[];
+}
+
+/** A schema problem, named by the file it came from (when it came from one) and a JSON path. */
+export interface SchemaIssue extends Issue {
+  kind: TypeKind;
+  slug: string;
+  file?: string | undefined;
+}
+
+const documentSchema = z.object({ definition: z.unknown(), file: z.string().optional() });
+
+export async function loadSchemaSet(db: Db, projectId: string): Promise<SchemaSet> {
+  const [p, c, k] = await Promise.all(typeKinds.map((kind) => {
+    const t = tables[kind];
+    return db.select({ slug: t.slug, name: t.name, fields: t.fields }).from(t).where(eq(t.projectId, projectId)).orderBy(t.slug);
+  }));
+  const toDefs = (rows: Array<{ slug: string; name: string; fields: unknown }>) => rows.map((r) => ({ slug: r.slug, name: r.name, fields: r.fields }) as TypeDefinition);
+  return { pageTypes: toDefs(p!), collections: toDefs(c!), components: toDefs(k!) };
+}
+
+/** Validates every document, then the set as a whole; every problem at once. */
+function validateDocuments(docs: Record<TypeKind, Array<{ definition: unknown; file?: string | undefined }>>): { set: SchemaSet; issues: SchemaIssue[] } {
+  const issues: SchemaIssue[] = [];
+  const set: SchemaSet = { pageTypes: [], collections: [], components: [] };
+  const fileOf = new Map<string, string | undefined>();
+  for (const kind of typeKinds) {
+    for (const doc of docs[kind]) {
+      const slug = typeof (doc.definition as { slug?: unknown })?.slug === 'string' ? (doc.definition as { slug: string }).slug : '?';
+      const result = validateTypeDefinition(doc.definition);
+      if (result.ok) {
+        set[kind].push(result.value);
+        fileOf.set(`${kind}/${result.value.slug}`, doc.file);
+      } else {
+        for (const issue of result.issues) issues.push({ ...issue, kind, slug, file: doc.file });
+      }
+    }
+  }
+  for (const issue of checkSchemaSet(set)) issues.push({ ...issue, file: fileOf.get(`${issue.kind}/${issue.slug}`) });
+  return { set, issues };
+}
+
+const schemaFailed = (issues: SchemaIssue[]) => new CmsError(
+  'VALIDATION_FAILED',
+  `The schema has ${issues.length} problem${issues.length === 1 ? '' : 's'}:\n` +
+    issues.map((i) => `  ${i.file ?? `${i.kind}/${i.slug}`}: ${i.path}: ${i.message}`).join('\n'),
+  issues,
+);
+
+export interface SchemaPlan {
+  create: Array<{ kind: TypeKind; slug: string }>;
+  update: Array<{ kind: TypeKind; slug: string; changes: string[] }>;
+  delete: Array<{ kind: TypeKind; slug: string; contentCount: number }>;
+  unchanged: Array<{ kind: TypeKind; slug: string }>;
+}
+
+async function contentCount(db: Db, projectId: string, kind: TypeKind, slugs: string[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  if (slugs.length === 0 || kind === 'components') return out;
+  if (kind === 'pageTypes') {
+    const rows = await db.select({ slug: pageTypes.slug, n: count(pages.id) }).from(pageTypes)
+      .innerJoin(pages, and(eq(pages.pageTypeId, pageTypes.id), isNull(pages.deletedAt)))
+      .where(and(eq(pageTypes.projectId, projectId), inArray(pageTypes.slug, slugs))).groupBy(pageTypes.slug);
+    for (const r of rows) out.set(r.slug, r.n);
+  } else {
+    const rows = await db.select({ slug: collectionTypes.slug, n: count(collectionItems.id) }).from(collectionTypes)
+      .innerJoin(collectionItems, and(eq(collectionItems.collectionTypeId, collectionTypes.id), isNull(collectionItems.deletedAt)))
+      .where(and(eq(collectionTypes.projectId, projectId), inArray(collectionTypes.slug, slugs))).groupBy(collectionTypes.slug);
+    for (const r of rows) out.set(r.slug, r.n);
+  }
+  return out;
+}
+
+function describeChanges(before: TypeDefinition, after: TypeDefinition): string[] {
+  const changes: string[] = [];
+  if (before.name !== after.name) changes.push(`name: ${before.name} → ${after.name}`);
+  const b = new Map(before.fields.map((f) => [f.name, JSON.stringify(f)]));
+  const a = new Map(after.fields.map((f) => [f.name, JSON.stringify(f)]));
+  for (const [name, def] of a) {
+    if (!b.has(name)) changes.push(`+ field ${name}`);
+    else if (b.get(name) !== def) changes.push(`~ field ${name}`);
+  }
+  for (const name of b.keys()) if (!a.has(name)) changes.push(`- field ${name}`);
+  if (changes.length === 0 && JSON.stringify(before.fields.map((f) => f.name)) !== JSON.stringify(after.fields.map((f) => f.name))) {
+    changes.push('field order');
+  }
+  return changes;
+}
+
+async function planPush(db: Db, projectId: string, desired: SchemaSet): Promise<SchemaPlan> {
+  const current = await loadSchemaSet(db, projectId);
+  const plan: SchemaPlan = { create: [], update: [], delete: [], unchanged: [] };
+  for (const kind of typeKinds) {
+    const have = new Map(current[kind].map((d) => [d.slug, d]));
+    const want = new Set(desired[kind].map((d) => d.slug));
+    for (const def of desired[kind]) {
+      const existing = have.get(def.slug);
+      if (!existing) plan.create.push({ kind, slug: def.slug });
+      else {
+        const changes = describeChanges(existing, def);
+        if (changes.length) plan.update.push({ kind, slug: def.slug, changes });
+        else plan.unchanged.push({ kind, slug: def.slug });
+      }
+    }
+    const gone = [...have.keys()].filter((s) => !want.has(s));
+    const counts = await contentCount(db, projectId, kind, gone);
+    for (const slug of gone) plan.delete.push({ kind, slug, contentCount: counts.get(slug) ?? 0 });
+  }
+  return plan;
+}
+
+const documentsInput = z.strictObject({
+  pageTypes: z.array(documentSchema).default([]),
+  collections: z.array(documentSchema).default([]),
+  components: z.array(documentSchema).default([]),
+});
+
+export const diffSchema = defineOperation({
+  name: 'schema.diff',
+  input: documentsInput,
+  access: { role: 'developer' },
+  write: false,
+  async run(ctx, input) {
+    const { set, issues } = validateDocuments(input);
+    if (issues.length) throw schemaFailed(issues);
+    return planPush(ctx.db, ctx.project.id, set);
+  },
+});
+
+async function upsertType(db: Db, projectId: string, kind: TypeKind, def: TypeDefinition, now: Date) {
+  const t = tables[kind];
+  await db.insert(t).values({ projectId, slug: def.slug, name: def.name, fields: def.fields, createdAt: now, updatedAt: now })
+    .onConflictDoUpdate({ target: [t.projectId, t.slug], set: { name: def.name, fields: def.fields, updatedAt: now } });
+}
+
+/** Deletes a type; content of it goes too (only reached with force, or when there is none). */
+async function dropType(db: Db, projectId: string, kind: TypeKind, slug: string) {
+  if (kind === 'pageTypes') {
+    const [pt] = await db.select({ id: pageTypes.id }).from(pageTypes).where(and(eq(pageTypes.projectId, projectId), eq(pageTypes.slug, slug)));
+    if (pt) await db.delete(pages).where(eq(pages.pageTypeId, pt.id));
+  } else if (kind === 'collections') {
+    const [ct] = await db.select({ id: collectionTypes.id }).from(collectionTypes).where(and(eq(collectionTypes.projectId, projectId), eq(collectionTypes.slug, slug)));
+    if (ct) await db.delete(collectionItems).where(eq(collectionItems.collectionTypeId, ct.id));
+  }
+  const t = tables[kind];
+  await db.delete(t).where(and(eq(t.projectId, projectId), eq(t.slug, slug)));
+}
+
+export const pushSchema = defineOperation({
+  name: 'schema.push',
+  input: documentsInput.extend({ force: z.boolean().default(false) }),
+  access: { role: 'developer' },
+  write: true,
+  async run(ctx, input) {
+    const { set, issues } = validateDocuments(input);
+    if (issues.length) throw schemaFailed(issues);
+    const plan = await planPush(ctx.db, ctx.project.id, set);
+    const blocked = plan.delete.filter((d) => d.contentCount > 0);
+    if (blocked.length && !input.force) {
+      throw new CmsError('HAS_REFERENCES',
+        `Push would delete ${blocked.map((b) => `${b.kind}/${b.slug} (${b.contentCount} entries)`).join(', ')}; ` +
+        'add the schema files back, or run with --force to delete them and their content', { types: blocked });
+    }
+    const now = ctx.clock.now();
+    // Components first, so the types that use them never point at a missing one.
+    for (const kind of ['components', 'collections', 'pageTypes'] as const) {
+      for (const def of set[kind]) {
+        if (plan.unchanged.some((u) => u.kind === kind && u.slug === def.slug)) continue;
+        await upsertType(ctx.db, ctx.project.id, kind, def, now);
+      }
+    }
+    for (const d of plan.delete) await dropType(ctx.db, ctx.project.id, d.kind, d.slug);
+    ctx.contentChanged();
+    return plan;
+  },
+});
+
+export const pullSchema = defineOperation({
+  name: 'schema.pull',
+  input: z.strictObject({}),
+  access: { role: 'developer' },
+  write: false,
+  run: (ctx) => loadSchemaSet(ctx.db, ctx.project.id),
+});
+
+export const listSchema = defineOperation({
+  name: 'schema.list',
+  input: z.strictObject({ kind: z.enum(typeKinds).optional() }),
+  access: { role: 'viewer' },
+  write: false,
+  async run(ctx, input) {
+    const set = await loadSchemaSet(ctx.db, ctx.project.id);
+    const out: Array<{ kind: TypeKind; slug: string; name: string; fields: number; entries: number | null }> = [];
+    for (const kind of typeKinds) {
+      if (input.kind && input.kind !== kind) continue;
+      const counts = await contentCount(ctx.db, ctx.project.id, kind, set[kind].map((d) => d.slug));
+      for (const d of set[kind]) {
+        out.push({ kind, slug: d.slug, name: d.name, fields: d.fields.length, entries: kind === 'components' ? null : counts.get(d.slug) ?? 0 });
+      }
+    }
+    return out;
+  },
+});
+
+const kindInput = z.enum(typeKinds);
+
+export const getType = defineOperation({
+  name: 'types.get',
+  input: z.strictObject({ kind: kindInput, slug: z.string() }),
+  access: { role: 'viewer' },
+  write: false,
+  async run(ctx, input) {
+    const t = tables[input.kind];
+    const [row] = await ctx.db.select().from(t).where(and(eq(t.projectId, ctx.project.id), eq(t.slug, input.slug)));
+    if (!row) throw new CmsError('NOT_FOUND', `${kindLabel[input.kind]} ${input.slug} not found`);
+    return toTypeView(row);
+  },
+});
+
+export const listTypes = defineOperation({
+  name: 'types.list',
+  input: z.strictObject({ kind: kindInput }),
+  access: { role: 'viewer' },
+  write: false,
+  async run(ctx, input) {
+    const t = tables[input.kind];
+    return (await ctx.db.select().from(t).where(eq(t.projectId, ctx.project.id)).orderBy(t.slug)).map(toTypeView);
+  },
+});
+
+const toTypeView = (row: { id: string; slug: string; name: string; fields: unknown; createdAt: Date; updatedAt: Date }) => ({
+  id: row.id, slug: row.slug, name: row.name, fields: row.fields as TypeDefinition['fields'],
+  createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString(),
+});
+
+/** Checks one changed definition against the rest of the project's schema. */
+async function validateOne(db: Db, projectId: string, kind: TypeKind, definition: unknown, replacing: string | null): Promise<TypeDefinition> {
+  const result = validateTypeDefinition(definition);
+  const slug = typeof (definition as { slug?: unknown })?.slug === 'string' ? (definition as { slug: string }).slug : '?';
+  if (!result.ok) throw schemaFailed(result.issues.map((i) => ({ ...i, kind, slug })));
+  const set = await loadSchemaSet(db, projectId);
+  set[kind] = set[kind].filter((d) => d.slug !== (replacing ?? result.value.slug));
+  set[kind].push(result.value);
+  const issues = checkSchemaSet(set).filter((i) => i.kind === kind && i.slug === result.value.slug);
+  if (issues.length) throw schemaFailed(issues);
+  return result.value;
+}
+
+export const createType = defineOperation({
+  name: 'types.create',
+  input: z.strictObject({ kind: kindInput, definition: z.unknown() }),
+  access: { role: 'developer' },
+  write: true,
+  async run(ctx, input) {
+    const def = await validateOne(ctx.db, ctx.project.id, input.kind, input.definition, null);
+    const t = tables[input.kind];
+    const now = ctx.clock.now();
+    const [row] = await ctx.db.insert(t).values({ projectId: ctx.project.id, slug: def.slug, name: def.name, fields: def.fields, createdAt: now, updatedAt: now })
+      .onConflictDoNothing().returning();
+    if (!row) throw new CmsError('SLUG_EXISTS', `${kindLabel[input.kind]} ${def.slug} already exists`);
+    return toTypeView(row);
+  },
+});
+
+export const updateType = defineOperation({
+  name: 'types.update',
+  input: z.strictObject({ kind: kindInput, slug: z.string(), definition: z.unknown() }),
+  access: { role: 'developer' },
+  write: true,
+  async run(ctx, input) {
+    const t = tables[input.kind];
+    const [existing] = await ctx.db.select().from(t).where(and(eq(t.projectId, ctx.project.id), eq(t.slug, input.slug)));
+    if (!existing) throw new CmsError('NOT_FOUND', `${kindLabel[input.kind]} ${input.slug} not found`);
+    const given = (input.definition ?? {}) as Record<string, unknown>;
+    // The path names the type; a body may leave slug and name out and keep them.
+    const def = await validateOne(ctx.db, ctx.project.id, input.kind, { slug: existing.slug, name: existing.name, ...given }, input.slug);
+    if (def.slug !== input.slug) {
+      const [clash] = await ctx.db.select({ id: t.id }).from(t).where(and(eq(t.projectId, ctx.project.id), eq(t.slug, def.slug)));
+      if (clash) throw new CmsError('SLUG_EXISTS', `${kindLabel[input.kind]} ${def.slug} already exists`);
+    }
+    const [row] = await ctx.db.update(t).set({ slug: def.slug, name: def.name, fields: def.fields, updatedAt: ctx.clock.now() })
+      .where(eq(t.id, existing.id)).returning();
+    ctx.contentChanged();
+    return toTypeView(row!);
+  },
+});
+
+export const deleteType = defineOperation({
+  name: 'types.delete',
+  input: z.strictObject({ kind: kindInput, slug: z.string(), force: z.boolean().default(false) }),
+  access: { role: 'developer' },
+  write: true,
+  async run(ctx, input) {
+    const t = tables[input.kind];
+    const [existing] = await ctx.db.select({ id: t.id }).from(t).where(and(eq(t.projectId, ctx.project.id), eq(t.slug, input.slug)));
+    if (!existing) throw new CmsError('NOT_FOUND', `${kindLabel[input.kind]} ${input.slug} not found`);
+    const n = (await contentCount(ctx.db, ctx.project.id, input.kind, [input.slug])).get(input.slug) ?? 0;
+    if (n > 0 && !input.force) {
+      throw new CmsError('HAS_REFERENCES', `${kindLabel[input.kind]} ${input.slug} has ${n} entries; delete them first or pass force=true`, { entries: n });
+    }
+    if (input.kind === 'components') {
+      const set = await loadSchemaSet(ctx.db, ctx.project.id);
+      set.components = set.components.filter((c) => c.slug !== input.slug);
+      const users = checkSchemaSet(set);
+      if (users.length && !input.force) {
+        throw new CmsError('HAS_REFERENCES', `Component ${input.slug} is used by ${[...new Set(users.map((u) => `${u.kind}/${u.slug}`))].join(', ')}`, { usedBy: users });
+      }
+    }
+    await dropType(ctx.db, ctx.project.id, input.kind, input.slug);
+    ctx.contentChanged();
+    return { success: true as const };
+  },
+});

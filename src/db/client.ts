@@ -1,0 +1,82 @@
+import { mkdirSync } from 'node:fs';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { fileURLToPath } from 'node:url';
+import * as schema from './schema/index.js';
+
+/** The SQL migrations drizzle-kit wrote, shipped with the package beside dist/. */
+export const migrationsFolder = fileURLToPath(new URL('../../migrations', import.meta.url));
+
+export type Schema = typeof schema;
+/** The one database type of the whole code base, whichever driver is behind it. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+
+export interface DbHandle {
+  db: Db;
+  driver: 'pglite' | 'postgres';
+  /** Subscribes to a NOTIFY channel; returns the unsubscribe function. */
+  listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
+  /** Applies the shipped SQL migrations; safe when several processes open one database at once. */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DbOptions {
+  /** postgres:// or postgresql:// selects PostgreSQL; anything else is ignored. */
+  databaseUrl?: string | undefined;
+  /** The PGlite data folder; `memory://` (or undefined) keeps it in memory. */
+  dataDir?: string | undefined;
+}
+
+export const isPostgresUrl = (url: string | undefined): url is string => !!url && /^postgres(ql)?:\/\//.test(url);
+
+/** The only place that chooses a driver. */
+export async function createDb(options: DbOptions): Promise<DbHandle> {
+  if (isPostgresUrl(options.databaseUrl)) {
+    const { default: postgres } = await import('postgres');
+    const { drizzle } = await import('drizzle-orm/postgres-js');
+    const client = postgres(options.databaseUrl, { max: 10, onnotice: () => {} });
+    const db = drizzle(client, { schema }) as unknown as Db;
+    return {
+      db,
+      driver: 'postgres',
+      async listen(channel, onMessage) {
+        const sub = await client.listen(channel, onMessage);
+        return async () => { await sub.unlisten(); };
+      },
+      async migrate() {
+        const { migrate } = await import('drizzle-orm/postgres-js/migrator');
+        // A session lock on one reserved connection, so two processes never migrate at once.
+        const conn = await client.reserve();
+        try {
+          await conn`select pg_advisory_lock(7263541)`;
+          await migrate(drizzle(conn, { schema }), { migrationsFolder });
+        } finally {
+          await conn`select pg_advisory_unlock(7263541)`.catch(() => {});
+          conn.release();
+        }
+      },
+      async close() { await client.end({ timeout: 5 }); },
+    };
+  }
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { drizzle } = await import('drizzle-orm/pglite');
+  const inMemory = !options.dataDir || options.dataDir === 'memory://';
+  if (!inMemory) mkdirSync(options.dataDir!, { recursive: true });
+  const client = inMemory ? new PGlite() : new PGlite(options.dataDir!);
+  await client.waitReady;
+  const db = drizzle(client, { schema }) as unknown as Db;
+  return {
+    db,
+    driver: 'pglite',
+    async listen(channel, onMessage) {
+      return client.listen(channel, onMessage);
+    },
+    async migrate() {
+      const { migrate } = await import('drizzle-orm/pglite/migrator');
+      await migrate(drizzle(client, { schema }), { migrationsFolder });
+    },
+    async close() { await client.close(); },
+  };
+}

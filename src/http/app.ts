@@ -1,0 +1,197 @@
+import { timingSafeEqual } from 'node:crypto';
+import { H3, type H3Event } from 'h3';
+import type { Actor } from '../core/actor.js';
+import { CmsError } from '../core/errors.js';
+import type { OperationName } from '../core/registry.js';
+import type { Cms } from '../runtime.js';
+import { createKeyAuthenticator, readKeyCredentials, readSessionActor, type KeyCredentials } from './auth.js';
+import { toErrorResponse } from './errors.js';
+import { json } from './response.js';
+import { adminRoutes } from './routes/admin.js';
+import { authRoutes } from './routes/auth.js';
+import { blogRoutes } from './routes/blog.js';
+import { contentRoutes } from './routes/content.js';
+import { mediaRoutes } from './routes/media.js';
+import { migrationRoutes } from './routes/migrations.js';
+import { webhookRoutes } from './routes/webhooks.js';
+
+export type AuthKind = 'none' | 'key' | 'session';
+
+export interface RequestContext {
+  cms: Cms;
+  event: H3Event;
+  req: Request;
+  url: URL;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  headers: Headers;
+  /** The parsed JSON body ({} when there is none); invalid JSON answers 400. */
+  body(): Promise<unknown>;
+  /** Set by the auth step of the route. */
+  actor: Actor;
+  project: string | undefined;
+  keys: KeyCredentials;
+  /** Runs an operation as this request's actor, in its project. */
+  run(op: OperationName, input: unknown): Promise<unknown>;
+}
+
+export interface RouteDef {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  auth: AuthKind;
+  handle(rc: RequestContext): Promise<Response | unknown>;
+}
+
+/** The shape most routes share: gather input, run one operation, wrap the answer in `{ data }`. */
+export function opRoute(
+  method: RouteDef['method'],
+  path: string,
+  auth: AuthKind,
+  op: OperationName,
+  input: (rc: RequestContext) => unknown | Promise<unknown>,
+  options: { status?: number; wrap?: (result: unknown) => unknown } = {},
+): RouteDef {
+  return {
+    method, path, auth,
+    async handle(rc) {
+      const result = await rc.run(op, await input(rc));
+      return json(options.wrap ? options.wrap(result) : { data: result }, options.status ?? 200);
+    },
+  };
+}
+
+export interface AppOptions {
+  /** The token `cms serve` hands to CLI commands run while it holds the data folder. */
+  cliToken?: string;
+  /** Extra routes (tests, later features). */
+  routes?: RouteDef[];
+}
+
+const maxJsonBody = 16 * 1024 * 1024;
+
+export function createApp(cms: Cms, options: AppOptions = {}): H3 {
+  const authenticateKey = createKeyAuthenticator(cms);
+  const logError = (e: unknown) => cms.log.error('unhandled error', { error: e instanceof Error ? e.stack ?? e.message : String(e) });
+  const app = new H3({
+    onError(error) {
+      // h3's own errors (malformed URL, bad method) keep their status; ours never reach here.
+      const status = error.status ?? 500;
+      if (status >= 500) logError(error.cause ?? error);
+      return json({ error: { code: status >= 500 ? 'INTERNAL' : 'BAD_REQUEST', message: status >= 500 ? 'Internal server error' : error.message } }, status);
+    },
+  });
+
+  const routes: RouteDef[] = [
+    { method: 'GET', path: '/api/v1/health', auth: 'none', handle: async () => json({ status: 'ok' }) },
+    ...cliBridgeRoutes(options.cliToken),
+    ...contentRoutes,
+    ...mediaRoutes,
+    ...blogRoutes,
+    ...authRoutes,
+    ...adminRoutes,
+    ...webhookRoutes,
+    ...migrationRoutes,
+    ...(options.routes ?? []),
+  ];
+
+  for (const route of routes) {
+    app.on(route.method, route.path, async (event) => {
+      try {
+        const rc = await buildContext(cms, event, route, authenticateKey);
+        const out = await route.handle(rc);
+        return out instanceof Response ? out : json(out);
+      } catch (e) {
+        const { status, body } = toErrorResponse(e, logError);
+        const headers: Record<string, string> = {};
+        if (e instanceof CmsError && e.code === 'RATE_LIMITED') {
+          const retry = (e.details as { retryAfter?: number } | undefined)?.retryAfter;
+          if (retry) headers['retry-after'] = String(retry);
+        }
+        return json(body, status, headers);
+      }
+    });
+  }
+
+  app.all('/**', () => json({ error: { code: 'NOT_FOUND', message: 'No such route; the API lives under /api/v1/' } }, 404));
+  return app;
+}
+
+async function buildContext(
+  cms: Cms,
+  event: H3Event,
+  route: RouteDef,
+  authenticateKey: ReturnType<typeof createKeyAuthenticator>,
+): Promise<RequestContext> {
+  const req = event.req;
+  const url = event.url;
+  const headers = req.headers;
+  let bodyPromise: Promise<unknown> | null = null;
+  const rc: RequestContext = {
+    cms, event, req, url, headers,
+    params: decodeParams(event.context.params ?? {}),
+    query: url.searchParams,
+    body: () => (bodyPromise ??= readJsonBody(req)),
+    actor: { kind: 'anonymous' },
+    project: undefined,
+    keys: { apiKey: null, preview: null },
+    run: (op, input) => cms.run(op, input, { actor: rc.actor, project: rc.project }),
+  };
+  if (route.auth === 'key') {
+    rc.keys = await readKeyCredentials(authenticateKey, headers, url.searchParams);
+    rc.actor = rc.keys.apiKey ?? rc.keys.preview ?? { kind: 'anonymous' };
+  } else if (route.auth === 'session') {
+    const s = await readSessionActor(cms, headers);
+    rc.actor = s.actor;
+    rc.project = s.project;
+  }
+  return rc;
+}
+
+function decodeParams(params: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(params)) {
+    try { out[k] = decodeURIComponent(v); } catch { out[k] = v; }
+  }
+  return out;
+}
+
+async function readJsonBody(req: Request): Promise<unknown> {
+  const length = Number(req.headers.get('content-length') ?? '0');
+  if (length > maxJsonBody) throw new CmsError('PAYLOAD_TOO_LARGE', `The request body is over ${maxJsonBody} bytes`);
+  const text = await req.text();
+  if (text.length > maxJsonBody) throw new CmsError('PAYLOAD_TOO_LARGE', `The request body is over ${maxJsonBody} bytes`);
+  if (!text.trim()) return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new CmsError('VALIDATION_FAILED', 'The request body is not valid JSON', [{ path: '(body)', message: 'invalid JSON' }]);
+  }
+}
+
+/**
+ * CLI commands run while `cms serve` holds an embedded database come in here: the server runs
+ * the same operation for them, as the terminal, after checking the token it wrote in the data
+ * folder (readable only by the user who started it).
+ */
+function cliBridgeRoutes(token: string | undefined): RouteDef[] {
+  if (!token) return [];
+  const expected = Buffer.from(`Bearer ${token}`);
+  return [{
+    method: 'POST',
+    path: '/api/v1/_cli/run',
+    auth: 'none',
+    async handle(rc) {
+      const given = Buffer.from(rc.headers.get('authorization') ?? '');
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+        throw new CmsError('UNAUTHORIZED', 'Invalid CLI token');
+      }
+      const body = (await rc.body()) as { op?: unknown; input?: unknown; project?: unknown };
+      if (typeof body.op !== 'string') throw new CmsError('VALIDATION_FAILED', 'op is required');
+      const result = await rc.cms.run(body.op as OperationName, body.input, {
+        actor: { kind: 'terminal' },
+        project: typeof body.project === 'string' ? body.project : undefined,
+      });
+      return json({ data: result ?? null });
+    },
+  }];
+}

@@ -1,0 +1,112 @@
+import { and, eq, gt } from 'drizzle-orm';
+import type { Actor } from '../core/actor.js';
+import { CmsError } from '../core/errors.js';
+import { findKeyActor, keyTypeOf } from '../core/keys/operations.js';
+import type { Role } from '../core/roles.js';
+import { memberships, sessions, users } from '../db/schema/index.js';
+import { sha256Hex } from '../lib/crypto.js';
+import type { Cms } from '../runtime.js';
+
+export type KeyActor = Extract<Actor, { kind: 'key' }>;
+
+/**
+ * Key lookups are cached briefly in memory; a revocation (here or, on PostgreSQL, in another
+ * process) clears the cache at once, so a revoked key is refused on the next request.
+ */
+export function createKeyAuthenticator(cms: Cms) {
+  const cache = new Map<string, { actor: KeyActor | null; at: number }>();
+  const ttlMs = 30_000;
+  cms.events.on('keys-changed', () => cache.clear());
+  return async function authenticate(presented: string): Promise<KeyActor | null> {
+    const hit = cache.get(presented);
+    const now = Date.now();
+    if (hit && now - hit.at < ttlMs) return hit.actor;
+    const actor = await findKeyActor(cms.db, presented);
+    if (cache.size > 10_000) cache.clear();
+    cache.set(presented, { actor, at: now });
+    return actor;
+  };
+}
+
+export interface KeyCredentials {
+  apiKey: KeyActor | null;
+  preview: KeyActor | null;
+}
+
+/**
+ * The public API's credentials: `X-API-Key` (or `api_key` in the query, for public keys only)
+ * and a preview key in `X-Preview-Key` or `preview`.
+ */
+export async function readKeyCredentials(
+  authenticate: (k: string) => Promise<KeyActor | null>,
+  headers: Headers,
+  query: URLSearchParams,
+): Promise<KeyCredentials> {
+  const headerKey = headers.get('x-api-key');
+  const queryKey = query.get('api_key');
+  let apiKey: KeyActor | null = null;
+  const presented = headerKey ?? queryKey;
+  if (presented) {
+    if (!headerKey && keyTypeOf(presented) === 'secret') {
+      throw new CmsError('UNAUTHORIZED', 'Secret keys must never be sent in the query string; send them in the X-API-Key header');
+    }
+    apiKey = keyTypeOf(presented) ? await authenticate(presented) : null;
+    if (!apiKey || apiKey.type === 'preview') {
+      throw new CmsError('UNAUTHORIZED', 'API key required via header or query: the key given is invalid or revoked');
+    }
+  }
+  const previewValue = headers.get('x-preview-key') ?? query.get('preview');
+  let preview: KeyActor | null = null;
+  if (previewValue) {
+    preview = previewValue.startsWith('preview_') ? await authenticate(previewValue) : null;
+    if (!preview || preview.type !== 'preview') throw new CmsError('INVALID_PREVIEW_KEY', 'Invalid or revoked preview key');
+    if (apiKey && apiKey.projectId !== preview.projectId) {
+      throw new CmsError('INVALID_PREVIEW_KEY', 'The preview key belongs to another project than the API key');
+    }
+  }
+  return { apiKey, preview };
+}
+
+export const sessionCookieName = 'cms_session';
+
+export function readCookie(headers: Headers, name: string): string | null {
+  const raw = headers.get('cookie');
+  if (!raw) return null;
+  for (const part of raw.split(';')) {
+    const i = part.indexOf('=');
+    if (i < 0) continue;
+    if (part.slice(0, i).trim() === name) return decodeURIComponent(part.slice(i + 1).trim());
+  }
+  return null;
+}
+
+/**
+ * A signed-in member: the session cookie, and the project named by `X-Project` (or the user's
+ * only project). Returns the actor with the role of that project, and the project's slug.
+ */
+export async function readSessionActor(cms: Cms, headers: Headers): Promise<{ actor: Extract<Actor, { kind: 'user' }>; project: string | undefined }> {
+  const token = readCookie(headers, sessionCookieName);
+  if (!token) throw new CmsError('UNAUTHORIZED', 'Sign in first: POST /api/v1/admin/auth/login sets the cms_session cookie');
+  const now = cms.clock.now();
+  const [row] = await cms.db.select({ userId: users.id, email: users.email })
+    .from(sessions).innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.tokenHash, sha256Hex(token)), gt(sessions.expiresAt, now)));
+  if (!row) throw new CmsError('UNAUTHORIZED', 'Your session has expired or ended; sign in again');
+  const named = headers.get('x-project') ?? undefined;
+  const projects = await cms.db.select({ projectId: memberships.projectId, role: memberships.role }).from(memberships)
+    .where(eq(memberships.userId, row.userId));
+  let projectSlug: string | undefined;
+  let role: Role | null = null;
+  if (named) {
+    const project = await cms.resolveProject(named);
+    role = (projects.find((p) => p.projectId === project.id)?.role as Role | undefined) ?? null;
+    projectSlug = project.slug;
+  } else if (projects.length === 1) {
+    const project = await cms.projectById(projects[0]!.projectId);
+    role = projects[0]!.role as Role;
+    projectSlug = project.slug;
+  } else if (projects.length > 1) {
+    throw new CmsError('BAD_REQUEST', 'You are a member of several projects: name one in the X-Project header');
+  }
+  return { actor: { kind: 'user', userId: row.userId, email: row.email, role }, project: projectSlug };
+}

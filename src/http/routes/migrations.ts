@@ -1,0 +1,3 @@
+import type { RouteDef } from '../app.js';
+
+export const migrationRoutes: RouteDef[] = [];

@@ -1,0 +1,74 @@
+import type { Cms } from './runtime.js';
+import { migrationJobs } from './importers/jobs.js';
+import { webhookJobs } from './webhooks/jobs.js';
+
+export interface Job {
+  name: string;
+  /** One pass; the runner calls it on its interval and never twice at once. */
+  tick(): Promise<void>;
+  intervalMs: number;
+  /** Also run a pass when the engine announces this (e.g. new outbox rows). */
+  wakeOn?: 'outbox';
+  /** Called once when the server stops, after the last pass finished. */
+  stop?(): Promise<void>;
+}
+
+export interface RunningJobs {
+  stop(): Promise<void>;
+}
+
+export type JobFactory = (cms: Cms) => Job[];
+
+/** Publishes what is scheduled and due, every minute. */
+const schedulerJobs: JobFactory = (cms) => [{
+  name: 'scheduler',
+  intervalMs: 60_000,
+  async tick() {
+    if ('content.publishDue' in (await import('./core/registry.js')).operations) {
+      await cms.run('content.publishDue' as never, {}, { actor: { kind: 'system', job: 'scheduler' } });
+    }
+  },
+}];
+
+/** The server's background jobs, feature by feature. */
+const factories: JobFactory[] = [schedulerJobs, webhookJobs, migrationJobs];
+
+/** Background work of `cms serve`: each job runs on its interval, never twice at once. */
+export function startJobs(cms: Cms, jobs: Job[] = factories.flatMap((f) => f(cms))): RunningJobs {
+  const timers: NodeJS.Timeout[] = [];
+  const running = new Set<Promise<void>>();
+  const offs: Array<() => void> = [];
+  let stopped = false;
+  for (const job of jobs) {
+    let busy = false;
+    let again = false;
+    const fire = () => {
+      if (stopped) return;
+      if (busy) { again = true; return; }
+      busy = true;
+      const p = job.tick()
+        .catch((e) => cms.log.error(`job ${job.name} failed`, { error: e instanceof Error ? e.stack ?? e.message : String(e) }))
+        .finally(() => {
+          busy = false;
+          running.delete(p);
+          if (again) { again = false; fire(); }
+        });
+      running.add(p);
+    };
+    timers.push(setInterval(fire, job.intervalMs));
+    if (job.wakeOn === 'outbox') {
+      cms.events.on('outbox', fire);
+      offs.push(() => cms.events.off('outbox', fire));
+    }
+    fire();
+  }
+  return {
+    async stop() {
+      stopped = true;
+      for (const t of timers) clearInterval(t);
+      for (const off of offs) off();
+      await Promise.allSettled([...running]);
+      for (const job of jobs) await job.stop?.().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,247 @@
+import { EventEmitter } from 'node:events';
+import { eq, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { CmsConfig } from './config.js';
+import { createDb, type Db, type DbHandle } from './db/client.js';
+import { contentRevisions, projects } from './db/schema/index.js';
+import type { Actor } from './core/actor.js';
+import type { Clock, Ctx, EventKind, Logger, ProjectRef, Services } from './core/context.js';
+import { CmsError, isCmsError } from './core/errors.js';
+import { checkAccess, parseInput, type AnyOperation, type Operation } from './core/operation.js';
+import { operations, type OperationName } from './core/registry.js';
+import { writeOutbox } from './core/webhooks/outbox.js';
+
+export interface RunOptions {
+  actor: Actor;
+  /** The project's slug; keys bring their own project and ignore it. */
+  project?: string | undefined;
+}
+
+export interface EmittedEvent {
+  projectId: string;
+  kind: EventKind;
+  data: unknown;
+}
+
+export interface CmsEvents {
+  /** A committed write changed the public content of a project (here or in another process). */
+  'content-changed': [projectId: string];
+  /** API keys of a project changed (revoked), here or in another process. */
+  'keys-changed': [projectId: string];
+  /** New outbox rows were committed. */
+  outbox: [];
+  /** An event was committed (after commit, in commit order). */
+  event: [EmittedEvent];
+}
+
+export interface CreateCmsOptions {
+  clock?: Clock;
+  log?: Logger;
+  services?: Services;
+  /** Reuse an open database (tests share one PGlite between engines). */
+  handle?: DbHandle;
+}
+
+export interface Cms {
+  readonly config: CmsConfig;
+  readonly db: Db;
+  readonly handle: DbHandle;
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly services: Services;
+  readonly events: EventEmitter<CmsEvents>;
+  run<S extends z.ZodType, O>(op: Operation<S, O>, input: z.input<S>, options: RunOptions): Promise<O>;
+  run(op: OperationName, input: unknown, options: RunOptions): Promise<unknown>;
+  resolveProject(slug: string): Promise<ProjectRef>;
+  projectById(id: string): Promise<ProjectRef>;
+  close(): Promise<void>;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
+
+export const consoleLogger: Logger = {
+  info: (m, d) => console.error(`[cms] ${m}`, d ?? ''),
+  warn: (m, d) => console.error(`[cms] warning: ${m}`, d ?? ''),
+  error: (m, d) => console.error(`[cms] error: ${m}`, d ?? ''),
+};
+
+const contentChannel = 'cms_content_changed';
+const keysChannel = 'cms_keys_changed';
+
+/** The composition root: one engine that both doors (CLI and HTTP) call into. */
+export async function createCms(config: CmsConfig, options: CreateCmsOptions = {}): Promise<Cms> {
+  const handle = options.handle ?? (await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir + '/db' }));
+  const ownsHandle = !options.handle;
+  try {
+    await handle.migrate();
+  } catch (e) {
+    if (ownsHandle) await handle.close().catch(() => {});
+    throw e;
+  }
+  const db = handle.db;
+  const clock = options.clock ?? systemClock;
+  const log = options.log ?? silentLogger;
+  const services: Services = options.services ?? {};
+  const events = new EventEmitter<CmsEvents>();
+  events.setMaxListeners(100);
+  const bySlug = new Map<string, ProjectRef>();
+  const byId = new Map<string, ProjectRef>();
+
+  const remember = (p: ProjectRef) => { bySlug.set(p.slug, p); byId.set(p.id, p); return p; };
+
+  // The configured project exists from the first command on: zero set-up.
+  await db.insert(projects).values({ slug: config.project, name: config.project }).onConflictDoNothing();
+
+  let unlisten: (() => Promise<void>) | null = null;
+  if (handle.driver === 'postgres') {
+    // Other processes on the same database tell us about their writes, so caches stay exact.
+    const offContent = await handle.listen(contentChannel, (projectId) => events.emit('content-changed', projectId));
+    const offKeys = await handle.listen(keysChannel, (projectId) => events.emit('keys-changed', projectId));
+    unlisten = async () => { await offContent(); await offKeys(); };
+  }
+
+  async function resolveProject(slug: string): Promise<ProjectRef> {
+    const known = bySlug.get(slug);
+    if (known) return known;
+    const [row] = await db.select({ id: projects.id, slug: projects.slug }).from(projects).where(eq(projects.slug, slug));
+    if (!row) throw new CmsError('NOT_FOUND', `Project "${slug}" not found`);
+    return remember(row);
+  }
+
+  async function projectById(id: string): Promise<ProjectRef> {
+    const known = byId.get(id);
+    if (known) return known;
+    const [row] = await db.select({ id: projects.id, slug: projects.slug }).from(projects).where(eq(projects.id, id));
+    if (!row) throw new CmsError('NOT_FOUND', 'Project not found');
+    return remember(row);
+  }
+
+  async function run(opOrName: AnyOperation | OperationName, input: unknown, runOptions: RunOptions): Promise<unknown> {
+    const op = typeof opOrName === 'string' ? operations[opOrName] as AnyOperation | undefined : opOrName;
+    if (!op) throw new CmsError('NOT_FOUND', `Unknown operation ${String(opOrName)}`);
+    const { actor } = runOptions;
+    const project = op.global
+      ? { id: '', slug: '' }
+      : actor.kind === 'key'
+        ? await projectById(actor.projectId)
+        : await resolveProject(runOptions.project ?? config.project);
+    checkAccess(op, actor, op.global ? null : project.id);
+    const parsed = parseInput(op, input);
+    if (!op.write) return op.run(makeCtx(db, project, actor, null), parsed);
+
+    const unit: UnitOfWork = { changed: false, keys: false, outbox: false, after: [], emitted: [] };
+    let result: unknown;
+    try {
+      result = await db.transaction(async (tx) => {
+        const out = await op.run(makeCtx(tx as unknown as Db, project, actor, unit), parsed);
+        if (unit.changed) await bumpRevision(tx as unknown as Db, project.id);
+        if (unit.keys && handle.driver === 'postgres') await tx.execute(sql`select pg_notify(${keysChannel}, ${project.id})`);
+        return out;
+      });
+    } catch (e) {
+      throw translateDbError(e);
+    }
+    if (unit.changed) events.emit('content-changed', project.id);
+    if (unit.keys) events.emit('keys-changed', project.id);
+    for (const ev of unit.emitted) events.emit('event', ev);
+    if (unit.outbox) events.emit('outbox');
+    for (const fn of unit.after) {
+      try { await fn(); } catch (e) { log.error('after-commit hook failed', { error: String(e) }); }
+    }
+    return result;
+  }
+
+  interface UnitOfWork {
+    changed: boolean;
+    keys: boolean;
+    outbox: boolean;
+    after: Array<() => void | Promise<void>>;
+    emitted: EmittedEvent[];
+  }
+
+  function makeCtx(dbOrTx: Db, project: ProjectRef, actor: Actor, unit: UnitOfWork | null): Ctx {
+    const needUnit = (what: string): UnitOfWork => {
+      if (!unit) throw new Error(`${what} called outside a write operation`);
+      return unit;
+    };
+    return {
+      db: dbOrTx,
+      project,
+      actor,
+      clock,
+      log,
+      services,
+      settings: { baseUrl: config.baseUrl, mediaDir: config.dataDir + '/media', maxUploadBytes: config.maxUploadBytes },
+      async emit(kind, data) {
+        const u = needUnit('emit');
+        const rows = await writeOutbox(dbOrTx, project.id, kind, data, clock.now());
+        if (rows > 0) u.outbox = true;
+        u.emitted.push({ projectId: project.id, kind, data });
+      },
+      contentChanged() { needUnit('contentChanged').changed = true; },
+      keysChanged() { needUnit('keysChanged').keys = true; },
+      afterCommit(fn) { needUnit('afterCommit').after.push(fn); },
+    };
+  }
+
+  async function bumpRevision(tx: Db, projectId: string) {
+    await tx.insert(contentRevisions).values({ projectId, revision: 1 }).onConflictDoUpdate({
+      target: contentRevisions.projectId,
+      set: { revision: sql`${contentRevisions.revision} + 1`, updatedAt: sql`now()` },
+    });
+    if (handle.driver === 'postgres') await tx.execute(sql`select pg_notify(${contentChannel}, ${projectId})`);
+  }
+
+  let closed = false;
+  return {
+    config,
+    db,
+    handle,
+    clock,
+    log,
+    services,
+    events,
+    run: run as Cms['run'],
+    resolveProject,
+    projectById,
+    async close() {
+      if (closed) return;
+      closed = true;
+      events.removeAllListeners();
+      if (unlisten) await unlisten().catch(() => {});
+      if (ownsHandle) await handle.close();
+    },
+  };
+}
+
+/** Constraint violations that race past an operation's own checks become contract errors. */
+export function translateDbError(e: unknown): unknown {
+  if (isCmsError(e)) return e;
+  const err = findPgError(e);
+  if (err?.code === '23505') {
+    if (/slug/.test(err.constraint ?? err.message ?? '')) return new CmsError('SLUG_EXISTS', 'Slug already exists');
+    return new CmsError('CONFLICT', 'A record with the same unique value already exists');
+  }
+  if (err?.code === '40001' || err?.code === '40P01') {
+    return new CmsError('CONFLICT', 'The write collided with another one; try again');
+  }
+  return e;
+}
+
+function findPgError(e: unknown): { code?: string; constraint?: string; message?: string } | null {
+  let cur: unknown = e;
+  for (let depth = 0; cur && depth < 4; depth++) {
+    const obj = cur as { code?: unknown; constraint?: unknown; constraint_name?: unknown; message?: unknown; cause?: unknown };
+    if (typeof obj.code === 'string' && /^[0-9A-Z]{5}$/.test(obj.code)) {
+      return {
+        code: obj.code,
+        constraint: typeof obj.constraint === 'string' ? obj.constraint : typeof obj.constraint_name === 'string' ? obj.constraint_name : undefined,
+        message: typeof obj.message === 'string' ? obj.message : undefined,
+      } as { code?: string; constraint?: string; message?: string };
+    }
+    cur = obj.cause;
+  }
+  return null;
+}
