@@ -20,6 +20,8 @@ export interface DbHandle {
   /** Applies the shipped SQL migrations; safe when several processes open one database at once. */
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /** PGlite only: the data folder as a tarball. */
+  dump?(): Promise<Blob>;
 }
 
 export interface DbOptions {
@@ -27,6 +29,8 @@ export interface DbOptions {
   databaseUrl?: string | undefined;
   /** The PGlite data folder; `memory://` (or undefined) keeps it in memory. */
   dataDir?: string | undefined;
+  /** A PGlite data folder dump to start from (tests start from a migrated template). */
+  loadDataDir?: Blob | undefined;
 }
 
 export const isPostgresUrl = (url: string | undefined): url is string => !!url && /^postgres(ql)?:\/\//.test(url);
@@ -36,7 +40,8 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
   if (isPostgresUrl(options.databaseUrl)) {
     const { default: postgres } = await import('postgres');
     const { drizzle } = await import('drizzle-orm/postgres-js');
-    const client = postgres(options.databaseUrl, { max: 10, onnotice: () => {} });
+    const url = options.databaseUrl;
+    const client = postgres(url, { max: 10, onnotice: () => {} });
     const db = drizzle(client, { schema }) as unknown as Db;
     return {
       db,
@@ -47,14 +52,13 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
       },
       async migrate() {
         const { migrate } = await import('drizzle-orm/postgres-js/migrator');
-        // A session lock on one reserved connection, so two processes never migrate at once.
-        const conn = await client.reserve();
+        // A session lock on a one-connection client, so two processes never migrate at once.
+        const single = postgres(url, { max: 1, onnotice: () => {} });
         try {
-          await conn`select pg_advisory_lock(7263541)`;
-          await migrate(drizzle(conn, { schema }), { migrationsFolder });
+          await single`select pg_advisory_lock(7263541)`;
+          await migrate(drizzle(single, { schema }), { migrationsFolder });
         } finally {
-          await conn`select pg_advisory_unlock(7263541)`.catch(() => {});
-          conn.release();
+          await single.end({ timeout: 5 });
         }
       },
       async close() { await client.end({ timeout: 5 }); },
@@ -64,7 +68,9 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
   const { drizzle } = await import('drizzle-orm/pglite');
   const inMemory = !options.dataDir || options.dataDir === 'memory://';
   if (!inMemory) mkdirSync(options.dataDir!, { recursive: true });
-  const client = inMemory ? new PGlite() : new PGlite(options.dataDir!);
+  const client = inMemory
+    ? new PGlite(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {})
+    : new PGlite(options.dataDir!);
   await client.waitReady;
   const db = drizzle(client, { schema }) as unknown as Db;
   return {
@@ -78,5 +84,6 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
       await migrate(drizzle(client, { schema }), { migrationsFolder });
     },
     async close() { await client.close(); },
-  };
+    dump: () => client.dumpDataDir('gzip'),
+  } as DbHandle;
 }

@@ -1,0 +1,10 @@
+import { PGlite } from '@electric-sql/pglite';
+let t0 = performance.now();
+const pg = new PGlite(); await pg.waitReady;
+console.log('fresh memory', (performance.now() - t0).toFixed(0)); t0 = performance.now();
+const blob = await pg.dumpDataDir('gzip');
+console.log('dump', (performance.now() - t0).toFixed(0), blob.size); t0 = performance.now();
+const pg2 = new PGlite({ loadDataDir: blob }); await pg2.waitReady;
+console.log('from dump', (performance.now() - t0).toFixed(0)); t0 = performance.now();
+const pg3 = new PGlite('/tmp/demo/.cms/db'); await pg3.waitReady;
+console.log('existing dir', (performance.now() - t0).toFixed(0));

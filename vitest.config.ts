@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    globalSetup: ['test/helpers/global-setup.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    // PGlite engines are memory-hungry and the machines have two cores.
+    pool: 'forks',
+    maxWorkers: 2,
+  },
+});
