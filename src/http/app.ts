@@ -4,11 +4,12 @@ import type { Actor } from '../core/actor.js';
 import { CmsError } from '../core/errors.js';
 import type { OperationName } from '../core/registry.js';
 import type { Cms } from '../runtime.js';
-import { createKeyAuthenticator, readKeyCredentials, readSessionActor, type KeyCredentials } from './auth.js';
+import { checkCsrf, createKeyAuthenticator, readKeyCredentials, readSessionActor, type KeyCredentials } from './auth.js';
 import { toErrorResponse } from './errors.js';
 import { json } from './response.js';
 import { adminRoutes } from './routes/admin.js';
 import { authRoutes } from './routes/auth.js';
+import { contentAdminRoutes } from './routes/content-admin.js';
 import { blogRoutes } from './routes/blog.js';
 import { contentRoutes } from './routes/content.js';
 import { mediaRoutes } from './routes/media.js';
@@ -89,6 +90,7 @@ export function createApp(cms: Cms, options: AppOptions = {}): H3 {
     ...blogRoutes,
     ...authRoutes,
     ...adminRoutes,
+    ...contentAdminRoutes,
     ...webhookRoutes,
     ...migrationRoutes,
     ...(options.routes ?? []),
@@ -140,6 +142,7 @@ async function buildContext(
     rc.keys = await readKeyCredentials(authenticateKey, headers, url.searchParams);
     rc.actor = rc.keys.apiKey ?? rc.keys.preview ?? { kind: 'anonymous' };
   } else if (route.auth === 'session') {
+    if (req.method !== 'GET' && req.method !== 'HEAD') checkCsrf(cms, req);
     const s = await readSessionActor(cms, headers);
     rc.actor = s.actor;
     rc.project = s.project;

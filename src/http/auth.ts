@@ -110,3 +110,9 @@ export async function readSessionActor(cms: Cms, headers: Headers): Promise<{ ac
   }
   return { actor: { kind: 'user', userId: row.userId, email: row.email, role }, project: projectSlug };
 }
+
+/**
+ * CSRF rule of decisions §8 for state-changing requests that carry the session cookie.
+ * Filled in with the admin sign-in work.
+ */
+export function checkCsrf(_cms: Cms, _req: Request): void {}
