@@ -1,6 +1,7 @@
 import { and, eq, gt } from 'drizzle-orm';
 import type { Actor } from '../core/actor.js';
 import { CmsError } from '../core/errors.js';
+import { findSessionUser, listMemberships, type MembershipView, type SessionUser } from '../core/auth/index.js';
 import { findKeyActor, keyTypeOf } from '../core/keys/operations.js';
 import type { Role } from '../core/roles.js';
 import { memberships, sessions, users } from '../db/schema/index.js';
@@ -112,7 +113,43 @@ export async function readSessionActor(cms: Cms, headers: Headers): Promise<{ ac
 }
 
 /**
- * CSRF rule of decisions §8 for state-changing requests that carry the session cookie.
- * Filled in with the admin sign-in work.
+ * The signed-in user without choosing a project (sign-in status, the project list). Throws
+ * UNAUTHORIZED without a valid session.
  */
-export function checkCsrf(_cms: Cms, _req: Request): void {}
+export async function readSessionUser(cms: Cms, headers: Headers): Promise<SessionUser & { memberships: MembershipView[] }> {
+  const token = readCookie(headers, sessionCookieName);
+  if (!token) throw new CmsError('UNAUTHORIZED', 'Sign in first: POST /api/v1/admin/auth/login sets the cms_session cookie');
+  const user = await findSessionUser(cms.db, token, cms.clock.now());
+  if (!user) throw new CmsError('UNAUTHORIZED', 'Your session has expired or ended; sign in again');
+  return { ...user, memberships: await listMemberships(cms.db, user.userId) };
+}
+
+const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * CSRF rule of decisions §8: a state-changing request that carries the session cookie must be
+ * JSON (which a cross-site form cannot send, and a cross-site script cannot send without a CORS
+ * preflight) or come from the configured base URL's origin (multipart uploads from the admin UI).
+ * `always` applies the rule without a cookie too (sign-in: no one should be signed in by another
+ * site's form).
+ */
+export function checkCsrf(cms: Cms, req: Request, options: { always?: boolean } = {}): void {
+  if (safeMethods.has(req.method)) return;
+  if (!options.always && readCookie(req.headers, sessionCookieName) === null) return;
+  const mediaType = (req.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (mediaType === 'application/json') return;
+  const origin = req.headers.get('origin');
+  if (origin && origin !== 'null' && originOf(origin) === originOf(cms.config.baseUrl)) return;
+  throw new CmsError(
+    'FORBIDDEN',
+    `Cross-site request refused: send the body as Content-Type: application/json, or send an Origin header equal to ${originOf(cms.config.baseUrl) ?? cms.config.baseUrl}`,
+  );
+}
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}

@@ -1,5 +1,57 @@
-import { opRoute, type RouteDef } from '../app.js';
+import type { Actor } from '../../core/actor.js';
+import { roles, type Role } from '../../core/roles.js';
+import type { TypeKind } from '../../core/types/operations.js';
+import { opRoute, type RequestContext, type RouteDef } from '../app.js';
+import { readSessionUser } from '../auth.js';
+import { json } from '../response.js';
+
+const admin = '/api/v1/admin';
+const body = async (rc: RequestContext) => ((await rc.body()) ?? {}) as Record<string, unknown>;
+const flag = (rc: RequestContext, name: string) => rc.query.get(name) === 'true';
+
+/** Schema administration (decisions §8): the operations behind `cms schema`, one kind per path. */
+function typeRoutes(path: string, kind: TypeKind): RouteDef[] {
+  const base = `${admin}/${path}`;
+  return [
+    opRoute('GET', base, 'session', 'types.list', () => ({ kind })),
+    opRoute('POST', base, 'session', 'types.create', async (rc) => ({ kind, definition: await rc.body() }), { status: 201 }),
+    opRoute('GET', `${base}/:slug`, 'session', 'types.get', (rc) => ({ kind, slug: rc.params.slug })),
+    opRoute('PUT', `${base}/:slug`, 'session', 'types.update', async (rc) => ({ kind, slug: rc.params.slug, definition: await rc.body() })),
+    opRoute('DELETE', `${base}/:slug`, 'session', 'types.delete', (rc) => ({ kind, slug: rc.params.slug, force: flag(rc, 'force') }),
+      { wrap: (r) => r }),
+  ];
+}
+
+const highest = (list: Role[]): Role | null =>
+  list.reduce<Role | null>((best, r) => (best === null || roles.indexOf(r) > roles.indexOf(best) ? r : best), null);
 
 export const adminRoutes: RouteDef[] = [
-  opRoute('GET', '/api/v1/admin/keys', 'session', 'keys.list', () => ({})),
+  // Members (admin and above; the last owner stays).
+  opRoute('GET', `${admin}/members`, 'session', 'members.list', () => ({})),
+  opRoute('POST', `${admin}/members`, 'session', 'members.add', async (rc) => {
+    const b = await body(rc);
+    return { email: b.email, role: b.role };
+  }, { status: 201 }),
+  opRoute('PUT', `${admin}/members/:userId`, 'session', 'members.update', async (rc) => ({ userId: rc.params.userId, role: (await body(rc)).role })),
+  opRoute('DELETE', `${admin}/members/:userId`, 'session', 'members.remove', (rc) => ({ userId: rc.params.userId }), { wrap: (r) => r }),
+
+  // API keys (admin and above): the whole key is in the create answer only.
+  opRoute('GET', `${admin}/keys`, 'session', 'keys.list', (rc) => ({ includeRevoked: flag(rc, 'includeRevoked') })),
+  opRoute('POST', `${admin}/keys`, 'session', 'keys.create', (rc) => rc.body(), { status: 201 }),
+  opRoute('DELETE', `${admin}/keys/:id`, 'session', 'keys.revoke', (rc) => ({ id: rc.params.id })),
+
+  ...typeRoutes('page-types', 'pageTypes'),
+  ...typeRoutes('collection-types', 'collections'),
+  ...typeRoutes('components', 'components'),
+
+  {
+    // The user's projects: needed before a project is chosen, so no X-Project is required here.
+    method: 'GET', path: `${admin}/projects`, auth: 'none',
+    async handle(rc) {
+      const user = await readSessionUser(rc.cms, rc.headers);
+      if (user.memberships.length === 0) return json({ data: [] });
+      const actor: Actor = { kind: 'user', userId: user.userId, email: user.email, role: highest(user.memberships.map((m) => m.role)) };
+      return json({ data: await rc.cms.run('projects.list', {}, { actor }) });
+    },
+  },
 ];
