@@ -10,11 +10,18 @@ import { CmsError, isCmsError } from './core/errors.js';
 import { checkAccess, parseInput, type AnyOperation, type Operation } from './core/operation.js';
 import { operations, type OperationName } from './core/registry.js';
 import { writeOutbox } from './core/webhooks/outbox.js';
+import { findStoredResponse, storeResponse, type IdempotencyScope } from './core/idempotency.js';
+import { createDiskMediaFiles } from './media/files.js';
 
 export interface RunOptions {
   actor: Actor;
   /** The project's slug; keys bring their own project and ignore it. */
   project?: string | undefined;
+  /**
+   * Runs inside the write's transaction after the operation succeeded (the public write door
+   * stores its idempotent answer there, so a rolled-back write leaves no record).
+   */
+  beforeCommit?: ((db: Db, result: unknown) => Promise<void>) | undefined;
 }
 
 export interface EmittedEvent {
@@ -32,6 +39,21 @@ export interface CmsEvents {
   outbox: [];
   /** An event was committed (after commit, in commit order). */
   event: [EmittedEvent];
+}
+
+export interface IdempotentRun {
+  scope: IdempotencyScope;
+  /** The success status and body the door answers with. */
+  status: number;
+  wrap(result: unknown): unknown;
+  /** The status a failure answers with, when it is to be stored (4xx of the operation itself); else null. */
+  storedFailure(error: CmsError): { status: number; body: unknown } | null;
+}
+
+export interface IdempotentResult {
+  status: number;
+  body: unknown;
+  replayed: boolean;
 }
 
 export interface CreateCmsOptions {
@@ -52,6 +74,13 @@ export interface Cms {
   readonly events: EventEmitter<CmsEvents>;
   run<S extends z.ZodType, O>(op: Operation<S, O>, input: z.input<S>, options: RunOptions): Promise<O>;
   run(op: OperationName, input: unknown, options: RunOptions): Promise<unknown>;
+  /**
+   * Runs a write at most once per idempotency key: a repeat replays the stored answer, a
+   * different request under the key is refused, a repeat while the first runs is refused.
+   */
+  runIdempotent(op: OperationName, input: unknown, options: RunOptions, idem: IdempotentRun): Promise<IdempotentResult>;
+  /** Checks that the actor may run the operation, without running it. */
+  authorize(op: OperationName, options: RunOptions): Promise<void>;
   resolveProject(slug: string): Promise<ProjectRef>;
   projectById(id: string): Promise<ProjectRef>;
   close(): Promise<void>;
@@ -83,7 +112,8 @@ export async function createCms(config: CmsConfig, options: CreateCmsOptions = {
   const db = handle.db;
   const clock = options.clock ?? systemClock;
   const log = options.log ?? silentLogger;
-  const services: Services = options.services ?? {};
+  // Media files live on the disk unless the caller hands in another store.
+  const services: Services = { mediaFiles: createDiskMediaFiles(), ...options.services };
   const events = new EventEmitter<CmsEvents>();
   events.setMaxListeners(100);
   const bySlug = new Map<string, ProjectRef>();
@@ -136,6 +166,7 @@ export async function createCms(config: CmsConfig, options: CreateCmsOptions = {
     try {
       result = await db.transaction(async (tx) => {
         const out = await op.run(makeCtx(tx as unknown as Db, project, actor, unit), parsed);
+        if (runOptions.beforeCommit) await runOptions.beforeCommit(tx as unknown as Db, out);
         if (unit.changed) await bumpRevision(tx as unknown as Db, project.id);
         if (unit.keys && handle.driver === 'postgres') await tx.execute(sql`select pg_notify(${keysChannel}, ${project.id})`);
         return out;
@@ -194,6 +225,50 @@ export async function createCms(config: CmsConfig, options: CreateCmsOptions = {
     if (handle.driver === 'postgres') await tx.execute(sql`select pg_notify(${contentChannel}, ${projectId})`);
   }
 
+  async function authorize(name: OperationName, runOptions: RunOptions): Promise<void> {
+    const op = operations[name] as AnyOperation | undefined;
+    if (!op) throw new CmsError('NOT_FOUND', `Unknown operation ${String(name)}`);
+    const { actor } = runOptions;
+    const project = op.global ? null : actor.kind === 'key' ? await projectById(actor.projectId) : await resolveProject(runOptions.project ?? config.project);
+    checkAccess(op, actor, project?.id ?? null);
+  }
+
+  const inFlight = new Set<string>();
+
+  async function runIdempotent(name: OperationName, input: unknown, runOptions: RunOptions, idem: IdempotentRun): Promise<IdempotentResult> {
+    const flight = `${idem.scope.apiKeyId}\u0000${idem.scope.key}`;
+    if (inFlight.has(flight)) {
+      throw new CmsError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still running; retry once it has finished');
+    }
+    inFlight.add(flight);
+    try {
+      const stored = await findStoredResponse(db, idem.scope, clock.now());
+      if (stored) return { ...stored, replayed: true };
+      try {
+        const result = await run(name, input, {
+          ...runOptions,
+          beforeCommit: (tx, out) => storeResponse(tx, idem.scope, { status: idem.status, body: idem.wrap(out) }, clock.now()),
+        });
+        return { status: idem.status, body: idem.wrap(result), replayed: false };
+      } catch (e) {
+        if (isCmsError(e) && e.code === 'IDEMPOTENCY_KEY_IN_USE') {
+          // Another process committed the same key first: answer what it stored.
+          const theirs = await findStoredResponse(db, idem.scope, clock.now());
+          if (theirs) return { ...theirs, replayed: true };
+        }
+        if (isCmsError(e)) {
+          const failure = idem.storedFailure(e);
+          if (failure) {
+            await db.transaction((tx) => storeResponse(tx as unknown as Db, idem.scope, failure, clock.now())).catch(() => {});
+          }
+        }
+        throw e;
+      }
+    } finally {
+      inFlight.delete(flight);
+    }
+  }
+
   let closed = false;
   return {
     config,
@@ -204,6 +279,8 @@ export async function createCms(config: CmsConfig, options: CreateCmsOptions = {
     services,
     events,
     run: run as Cms['run'],
+    authorize,
+    runIdempotent,
     resolveProject,
     projectById,
     async close() {
@@ -221,6 +298,9 @@ export function translateDbError(e: unknown): unknown {
   if (isCmsError(e)) return e;
   const err = findPgError(e);
   if (err?.code === '23505') {
+    if (/idempotency/.test(err.constraint ?? err.message ?? '')) {
+      return new CmsError('IDEMPOTENCY_KEY_IN_USE', 'Another request with this Idempotency-Key is running or has just finished');
+    }
     if (/slug/.test(err.constraint ?? err.message ?? '')) return new CmsError('SLUG_EXISTS', 'Slug already exists');
     return new CmsError('CONFLICT', 'A record with the same unique value already exists');
   }

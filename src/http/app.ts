@@ -5,7 +5,9 @@ import { CmsError } from '../core/errors.js';
 import type { OperationName } from '../core/registry.js';
 import type { Cms } from '../runtime.js';
 import { checkCsrf, createKeyAuthenticator, readKeyCredentials, readSessionActor, type KeyCredentials } from './auth.js';
+import { createResponseCache, type ResponseCache } from './cache.js';
 import { toErrorResponse } from './errors.js';
+import { createRateLimiter } from './rate-limit.js';
 import { json } from './response.js';
 import { adminRoutes } from './routes/admin.js';
 import { authRoutes } from './routes/auth.js';
@@ -28,12 +30,23 @@ export interface RequestContext {
   headers: Headers;
   /** The parsed JSON body ({} when there is none); invalid JSON answers 400. */
   body(): Promise<unknown>;
+  /** The body as text, read once. */
+  rawBody(): Promise<string>;
   /** Set by the auth step of the route. */
   actor: Actor;
   project: string | undefined;
   keys: KeyCredentials;
   /** Runs an operation as this request's actor, in its project. */
   run(op: OperationName, input: unknown): Promise<unknown>;
+  /** Headers every answer to this request carries (rate limits, CORS), errors included. */
+  responseHeaders: Record<string, string>;
+  shared: AppShared;
+}
+
+/** What lives as long as the app: the response cache and the rate limiter. */
+export interface AppShared {
+  cache: ResponseCache;
+  takeRateLimit: (keyId: string) => Record<string, string>;
 }
 
 export interface RouteDef {
@@ -72,6 +85,14 @@ const maxJsonBody = 16 * 1024 * 1024;
 
 export function createApp(cms: Cms, options: AppOptions = {}): H3 {
   const authenticateKey = createKeyAuthenticator(cms);
+  const shared: AppShared = {
+    cache: createResponseCache(cms, { enabled: cms.config.cache }),
+    takeRateLimit: createRateLimiter(cms.config.rateLimit),
+  };
+  const corsHeaders: Record<string, string> = {
+    'access-control-allow-origin': cms.config.corsOrigin,
+    'access-control-expose-headers': 'ETag, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Idempotent-Replayed',
+  };
   const logError = (e: unknown) => cms.log.error('unhandled error', { error: e instanceof Error ? e.stack ?? e.message : String(e) });
   const app = new H3({
     onError(error) {
@@ -97,23 +118,42 @@ export function createApp(cms: Cms, options: AppOptions = {}): H3 {
   ];
 
   for (const route of routes) {
+    // Browsers may read the public API from any origin (configurable); admin routes use cookies.
+    const cors = route.auth === 'key' || route.path === '/api/v1/health';
     app.on(route.method, route.path, async (event) => {
+      const extra: Record<string, string> = cors ? { ...corsHeaders } : {};
       try {
-        const rc = await buildContext(cms, event, route, authenticateKey);
+        const rc = await buildContext(cms, event, route, authenticateKey, shared, extra);
         const out = await route.handle(rc);
-        return out instanceof Response ? out : json(out);
+        const res = out instanceof Response ? out : json(out);
+        for (const [k, v] of Object.entries(extra)) if (!res.headers.has(k)) res.headers.set(k, v);
+        return res;
       } catch (e) {
         const { status, body } = toErrorResponse(e, logError);
-        const headers: Record<string, string> = {};
         if (e instanceof CmsError && e.code === 'RATE_LIMITED') {
-          const retry = (e.details as { retryAfter?: number } | undefined)?.retryAfter;
-          if (retry) headers['retry-after'] = String(retry);
+          const details = e.details as { retryAfter?: number; headers?: Record<string, string> } | undefined;
+          if (details?.retryAfter) extra['retry-after'] = String(details.retryAfter);
+          Object.assign(extra, details?.headers ?? {});
+          delete (body.error as { details?: unknown }).details;
+          if (details?.retryAfter) (body.error as { details?: unknown }).details = { retryAfter: details.retryAfter };
         }
-        return json(body, status, headers);
+        return json(body, status, extra);
       }
     });
   }
 
+  app.on('OPTIONS', '/api/v1/**', (event) => {
+    if (event.url.pathname.startsWith('/api/v1/admin')) return new Response(null, { status: 204 });
+    return new Response(null, {
+      status: 204,
+      headers: {
+        ...corsHeaders,
+        'access-control-allow-methods': 'GET, POST, PUT, DELETE, OPTIONS',
+        'access-control-allow-headers': 'Content-Type, X-API-Key, X-Preview-Key, Idempotency-Key, If-Match, If-None-Match',
+        'access-control-max-age': '86400',
+      },
+    });
+  });
   app.all('/**', () => json({ error: { code: 'NOT_FOUND', message: 'No such route; the API lives under /api/v1/' } }, 404));
   return app;
 }
@@ -123,24 +163,33 @@ async function buildContext(
   event: H3Event,
   route: RouteDef,
   authenticateKey: ReturnType<typeof createKeyAuthenticator>,
+  shared: AppShared,
+  responseHeaders: Record<string, string>,
 ): Promise<RequestContext> {
   const req = event.req;
   const url = event.url;
   const headers = req.headers;
   let bodyPromise: Promise<unknown> | null = null;
+  let rawPromise: Promise<string> | null = null;
   const rc: RequestContext = {
     cms, event, req, url, headers,
     params: decodeParams(event.context.params ?? {}),
     query: url.searchParams,
-    body: () => (bodyPromise ??= readJsonBody(req)),
+    rawBody: () => (rawPromise ??= readRawBody(req)),
+    body: () => (bodyPromise ??= rc.rawBody().then(parseJsonBody)),
     actor: { kind: 'anonymous' },
     project: undefined,
     keys: { apiKey: null, preview: null },
     run: (op, input) => cms.run(op, input, { actor: rc.actor, project: rc.project }),
+    responseHeaders,
+    shared,
   };
   if (route.auth === 'key') {
     rc.keys = await readKeyCredentials(authenticateKey, headers, url.searchParams);
-    rc.actor = rc.keys.apiKey ?? rc.keys.preview ?? { kind: 'anonymous' };
+    // A valid preview key reads drafts; an API key beside it was checked to be of the same project.
+    rc.actor = rc.keys.preview ?? rc.keys.apiKey ?? { kind: 'anonymous' };
+    const limited = rc.keys.apiKey ?? rc.keys.preview;
+    if (limited) Object.assign(responseHeaders, shared.takeRateLimit(limited.keyId));
   } else if (route.auth === 'session') {
     if (req.method !== 'GET' && req.method !== 'HEAD') checkCsrf(cms, req);
     const s = await readSessionActor(cms, headers);
@@ -158,11 +207,15 @@ function decodeParams(params: Record<string, string>): Record<string, string> {
   return out;
 }
 
-async function readJsonBody(req: Request): Promise<unknown> {
+async function readRawBody(req: Request): Promise<string> {
   const length = Number(req.headers.get('content-length') ?? '0');
   if (length > maxJsonBody) throw new CmsError('PAYLOAD_TOO_LARGE', `The request body is over ${maxJsonBody} bytes`);
   const text = await req.text();
   if (text.length > maxJsonBody) throw new CmsError('PAYLOAD_TOO_LARGE', `The request body is over ${maxJsonBody} bytes`);
+  return text;
+}
+
+function parseJsonBody(text: string): unknown {
   if (!text.trim()) return {};
   try {
     return JSON.parse(text);

@@ -1,0 +1,287 @@
+import { and, eq, isNull, ne, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { collectionItems, collectionTypes, pages, pageTypes } from '../../db/schema/index.js';
+import { actorLabel } from '../actor.js';
+import type { Ctx } from '../context.js';
+import { CmsError, type Issue } from '../errors.js';
+import { requiredMissing, validateContent } from '../schema/index.js';
+import { slugPattern } from '../slug.js';
+import { createContentLookups } from './lookups.js';
+import { seoWriteSchema, toItemWriteShape, toPageWriteShape, type ItemWriteShape, type PageWriteShape } from './shapes.js';
+import { storeOf, type EntryKind, type EntryRef, type EntryRow, type EntryStore, type EntryType } from './store.js';
+
+export type WriteShape = PageWriteShape | ItemWriteShape;
+
+/** 1 MB: 1,048,576 bytes of the JSON-serialised `fields` (decisions §7c). */
+export const maxFieldsBytes = 1_048_576;
+
+export function toWriteShape(kind: EntryKind, row: EntryRow, typeSlug: string): WriteShape {
+  if (kind === 'page') {
+    return toPageWriteShape({ ...row, pageTypeId: row.typeId } as never, typeSlug);
+  }
+  return toItemWriteShape({ ...row, collectionTypeId: row.typeId } as never, typeSlug);
+}
+
+export function checkSlug(slug: string, path = 'slug'): void {
+  if (!slugPattern.test(slug) || slug.length > 255) {
+    throw new CmsError('VALIDATION_FAILED', `${path}: must be lowercase letters, digits and single hyphens (like "my-page")`, [
+      { path, message: 'must be lowercase letters, digits and single hyphens' },
+    ]);
+  }
+}
+
+function checkSize(fields: Record<string, unknown>): void {
+  const bytes = Buffer.byteLength(JSON.stringify(fields), 'utf8');
+  if (bytes > maxFieldsBytes) {
+    throw new CmsError('PAYLOAD_TOO_LARGE', `Content fields are ${bytes} bytes; the limit is ${maxFieldsBytes} bytes (1 MB)`, { bytes, limit: maxFieldsBytes });
+  }
+}
+
+async function validateFields(ctx: Ctx, type: EntryType, values: unknown, applyDefaults: boolean): Promise<Record<string, unknown>> {
+  const lookups = await createContentLookups(ctx.db, ctx.project.id);
+  const { value, issues } = await validateContent(type.fields, values ?? {}, lookups, { requireRequired: false, applyDefaults });
+  if (issues.length) throw contentInvalid(issues);
+  return value;
+}
+
+const contentInvalid = (issues: Issue[]) =>
+  new CmsError('VALIDATION_FAILED', `Content validation failed: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, issues);
+
+async function validateSeo(ctx: Ctx, seo: unknown): Promise<Record<string, unknown>> {
+  const parsed = seoWriteSchema.safeParse(seo ?? {});
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => ({ path: ['seo', ...i.path].join('.'), message: i.message }));
+    throw contentInvalid(issues);
+  }
+  const value = parsed.data as Record<string, unknown>;
+  if (typeof value.ogImageId === 'string') {
+    const lookups = await createContentLookups(ctx.db, ctx.project.id);
+    const found = await lookups.existingIds({ kind: 'media' }, [value.ogImageId]);
+    if (!found.size) throw contentInvalid([{ path: 'seo.ogImageId', message: 'no media with this id' }]);
+  }
+  return value;
+}
+
+/** Merges key by key; a key set to null clears it (decisions §7c). */
+function mergeKeys(base: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = v;
+  }
+  return out;
+}
+
+async function requirePublishable(ctx: Ctx, type: EntryType, content: Record<string, unknown>): Promise<void> {
+  const lookups = await createContentLookups(ctx.db, ctx.project.id);
+  const missing = requiredMissing(type.fields, content, lookups.component);
+  if (missing.length) {
+    throw new CmsError('REQUIRED_FIELDS_MISSING', `Required fields are missing: ${missing.join(', ')}`, { fields: missing });
+  }
+  // What was valid when saved may point at something deleted since; publish checks again.
+  const { issues } = await validateContent(type.fields, content, lookups, { requireRequired: true, applyDefaults: false });
+  if (issues.length) throw contentInvalid(issues);
+}
+
+export interface CreateEntryInput {
+  typeSlug: string;
+  name: string;
+  slug: string;
+  fields?: Record<string, unknown> | undefined;
+  seo?: Record<string, unknown> | undefined;
+  status?: 'draft' | 'published' | undefined;
+  sortOrder?: number | undefined;
+}
+
+export async function loadType(ctx: Ctx, store: EntryStore, slug: string): Promise<EntryType> {
+  const type = await store.findType(ctx.db, ctx.project.id, slug);
+  if (!type) throw new CmsError('NOT_FOUND', `${store.kind === 'page' ? 'Page type' : 'Collection type'} "${slug}" not found`);
+  return type;
+}
+
+export async function createEntry(ctx: Ctx, kind: EntryKind, input: CreateEntryInput): Promise<WriteShape> {
+  const store = storeOf(kind);
+  const type = await loadType(ctx, store, input.typeSlug);
+  checkSlug(input.slug);
+  checkSize(input.fields ?? {});
+  const fields = await validateFields(ctx, type, input.fields ?? {}, true);
+  checkSize(fields);
+  const seo = kind === 'page' ? await validateSeo(ctx, input.seo) : {};
+  if (await store.slugTaken(ctx.db, ctx.project.id, type.id, input.slug)) {
+    throw new CmsError('SLUG_EXISTS', `A ${store.label.toLowerCase()} with the slug "${input.slug}" already exists`);
+  }
+  const publish = input.status === 'published';
+  if (publish) await requirePublishable(ctx, type, fields);
+  const now = ctx.clock.now();
+  const by = actorLabel(ctx.actor);
+  let row = await store.insert(ctx.db, {
+    projectId: ctx.project.id,
+    typeId: type.id,
+    name: input.name,
+    slug: input.slug,
+    status: 'draft',
+    draftContent: fields,
+    publishedContent: null,
+    seo,
+    publishedSeo: null,
+    sortOrder: input.sortOrder ?? (await store.nextSortOrder(ctx.db, type.id)),
+    version: 1,
+    publishedAt: null,
+    publishAt: null,
+    createdBy: by,
+    updatedBy: by,
+    createdAt: now,
+    updatedAt: now,
+  });
+  await ctx.emit(store.events.created, toWriteShape(kind, row, type.slug));
+  if (publish) {
+    row = (await store.update(ctx.db, row.id, { status: 'published', publishedContent: fields, publishedSeo: seo, publishedAt: now }))!;
+    await store.snapshot(ctx.db, row, by, now);
+    await ctx.emit(store.events.published, toWriteShape(kind, row, type.slug));
+  }
+  ctx.contentChanged();
+  return toWriteShape(kind, row, type.slug);
+}
+
+export interface UpdateEntryInput {
+  ref: EntryRef;
+  typeSlug?: string | undefined;
+  name?: string | undefined;
+  slug?: string | undefined;
+  fields?: Record<string, unknown> | undefined;
+  seo?: Record<string, unknown> | undefined;
+  sortOrder?: number | undefined;
+  expectedVersion?: number | undefined;
+  /** Autosave keeps the draft without an event. */
+  silent?: boolean;
+}
+
+export async function findEntry(ctx: Ctx, kind: EntryKind, ref: EntryRef, typeSlug?: string, forUpdate = false): Promise<{ row: EntryRow; type: EntryType; store: EntryStore }> {
+  const store = storeOf(kind);
+  const typeFilter = typeSlug ? await loadType(ctx, store, typeSlug) : null;
+  const row = await store.find(ctx.db, ctx.project.id, ref, { typeId: typeFilter?.id, forUpdate });
+  if (!row) throw new CmsError('NOT_FOUND', `${store.label} ${'id' in ref ? ref.id : `"${ref.slug}"`} not found`);
+  const type = typeFilter ?? (await store.typeById(ctx.db, row.typeId));
+  return { row, type, store };
+}
+
+function versionConflict(current: number, expected: number) {
+  return new CmsError('VERSION_CONFLICT', `Version conflict: you sent version ${expected}, the current version is ${current}`, { currentVersion: current });
+}
+
+export async function updateEntry(ctx: Ctx, kind: EntryKind, input: UpdateEntryInput): Promise<WriteShape> {
+  const { row, type, store } = await findEntry(ctx, kind, input.ref, input.typeSlug, true);
+  if (input.expectedVersion !== undefined && input.expectedVersion !== row.version) throw versionConflict(row.version, input.expectedVersion);
+  const changes: Partial<EntryRow> = {};
+  if (input.name !== undefined) changes.name = input.name;
+  if (input.slug !== undefined && input.slug !== row.slug) {
+    checkSlug(input.slug);
+    if (await store.slugTaken(ctx.db, ctx.project.id, row.typeId, input.slug, row.id)) {
+      throw new CmsError('SLUG_EXISTS', `A ${store.label.toLowerCase()} with the slug "${input.slug}" already exists`);
+    }
+    changes.slug = input.slug;
+  }
+  if (input.fields !== undefined) {
+    checkSize(input.fields);
+    const merged = mergeKeys(row.draftContent, input.fields);
+    changes.draftContent = await validateFields(ctx, type, merged, false);
+    checkSize(changes.draftContent);
+  }
+  if (input.seo !== undefined && kind === 'page') {
+    changes.seo = await validateSeo(ctx, mergeKeys(row.seo, input.seo));
+  }
+  if (input.sortOrder !== undefined && kind === 'item') changes.sortOrder = input.sortOrder;
+  const now = ctx.clock.now();
+  const updated = await store.update(ctx.db, row.id, {
+    ...changes, version: row.version + 1, updatedAt: now, updatedBy: actorLabel(ctx.actor),
+  }, row.version);
+  if (!updated) {
+    const current = await store.find(ctx.db, ctx.project.id, { id: row.id });
+    throw versionConflict(current?.version ?? row.version + 1, input.expectedVersion ?? row.version);
+  }
+  if (changes.slug) await store.addSlugHistory(ctx.db, updated, row.slug, now);
+  const shape = toWriteShape(kind, updated, type.slug);
+  if (!input.silent) await ctx.emit(store.events.updated, shape);
+  ctx.contentChanged();
+  return shape;
+}
+
+export async function publishEntry(ctx: Ctx, kind: EntryKind, ref: EntryRef, typeSlug?: string, opts: { eventData?: 'object' | 'id' } = {}): Promise<WriteShape> {
+  const { row, type, store } = await findEntry(ctx, kind, ref, typeSlug, true);
+  await requirePublishable(ctx, type, row.draftContent);
+  const now = ctx.clock.now();
+  const updated = (await store.update(ctx.db, row.id, {
+    status: 'published',
+    publishedContent: row.draftContent,
+    publishedSeo: row.seo,
+    // Re-publishing an edited page keeps its first publication date, so lists keep their order.
+    publishedAt: row.status === 'published' && row.publishedAt ? row.publishedAt : now,
+    publishAt: null,
+    updatedBy: actorLabel(ctx.actor),
+  }))!;
+  await store.snapshot(ctx.db, updated, actorLabel(ctx.actor), now);
+  const shape = toWriteShape(kind, updated, type.slug);
+  await ctx.emit(store.events.published, opts.eventData === 'id' ? { id: updated.id } : shape);
+  ctx.contentChanged();
+  return shape;
+}
+
+export async function unpublishEntry(ctx: Ctx, kind: EntryKind, ref: EntryRef, typeSlug?: string, opts: { eventData?: 'object' | 'id' } = {}): Promise<WriteShape> {
+  const { row, type, store } = await findEntry(ctx, kind, ref, typeSlug, true);
+  const now = ctx.clock.now();
+  const updated = (await store.update(ctx.db, row.id, {
+    status: 'draft', publishedContent: null, publishedSeo: null, publishedAt: null, updatedBy: actorLabel(ctx.actor),
+  }))!;
+  await store.snapshot(ctx.db, updated, actorLabel(ctx.actor), now);
+  const shape = toWriteShape(kind, updated, type.slug);
+  await ctx.emit(store.events.unpublished, opts.eventData === 'id' ? { id: updated.id } : shape);
+  ctx.contentChanged();
+  return shape;
+}
+
+export interface Referrer {
+  id: string;
+  slug: string;
+  type: 'page' | 'collectionItem';
+  typeSlug: string;
+}
+
+/**
+ * Content that points at an id: any live page or item (drafts included) whose stored content
+ * holds it. Ids are UUIDs, so finding the text is exact.
+ */
+export async function findReferrers(db: Db, projectId: string, id: string, exceptId?: string): Promise<Referrer[]> {
+  const needle = `%${id.toLowerCase()}%`;
+  const pageRows = await db.select({ id: pages.id, slug: pages.slug, typeSlug: pageTypes.slug }).from(pages)
+    .innerJoin(pageTypes, eq(pageTypes.id, pages.pageTypeId))
+    .where(and(eq(pages.projectId, projectId), isNull(pages.deletedAt), exceptId ? ne(pages.id, exceptId) : undefined,
+      or(sql`lower(${pages.draftContent}::text) like ${needle}`, sql`lower(${pages.publishedContent}::text) like ${needle}`,
+        sql`lower(${pages.seo}::text) like ${needle}`)))
+    .limit(100);
+  const itemRows = await db.select({ id: collectionItems.id, slug: collectionItems.slug, typeSlug: collectionTypes.slug }).from(collectionItems)
+    .innerJoin(collectionTypes, eq(collectionTypes.id, collectionItems.collectionTypeId))
+    .where(and(eq(collectionItems.projectId, projectId), isNull(collectionItems.deletedAt), exceptId ? ne(collectionItems.id, exceptId) : undefined,
+      or(sql`lower(${collectionItems.draftContent}::text) like ${needle}`, sql`lower(${collectionItems.publishedContent}::text) like ${needle}`)))
+    .limit(100);
+  return [
+    ...pageRows.map((r) => ({ ...r, type: 'page' as const })),
+    ...itemRows.map((r) => ({ ...r, type: 'collectionItem' as const })),
+  ];
+}
+
+export async function deleteEntry(ctx: Ctx, kind: EntryKind, ref: EntryRef, typeSlug: string | undefined, force: boolean, opts: { eventData?: 'object' | 'id' } = {}): Promise<{ success: true }> {
+  const { row, store } = await findEntry(ctx, kind, ref, typeSlug, true);
+  if (!force) {
+    const referrers = await findReferrers(ctx.db, ctx.project.id, row.id, row.id);
+    if (referrers.length) {
+      throw new CmsError('HAS_REFERENCES',
+        `${store.label} "${row.slug}" is referenced by ${referrers.length} entr${referrers.length === 1 ? 'y' : 'ies'}; remove the references or delete with force=true`,
+        { referrers: referrers.map((r) => ({ id: r.id, slug: r.slug, type: r.type, typeSlug: r.typeSlug })) });
+    }
+  }
+  const now = ctx.clock.now();
+  await store.update(ctx.db, row.id, { deletedAt: now, updatedAt: now, updatedBy: actorLabel(ctx.actor) });
+  await ctx.emit(store.events.deleted, opts.eventData === 'id' ? { id: row.id } : { id: row.id, name: row.name, slug: row.slug });
+  ctx.contentChanged();
+  return { success: true };
+}

@@ -1,0 +1,67 @@
+import { and, eq, inArray, isNull } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { blogPosts, collectionItems, collectionTypes, media, memberships, pages, pageTypes, users } from '../../db/schema/index.js';
+import type { ContentLookups, ContentTarget, MediaInfo, TypeDefinition } from '../schema/index.js';
+import { loadSchemaSet } from '../types/operations.js';
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Only well-formed UUIDs reach a uuid column; anything else simply does not exist. */
+const onlyUuids = (ids: string[]) => [...new Set(ids.filter((id) => uuidPattern.test(id)).map((id) => id.toLowerCase()))];
+
+/** Existence checks for content validation: one query per target, whatever the document holds. */
+export async function createContentLookups(db: Db, projectId: string): Promise<ContentLookups> {
+  const set = await loadSchemaSet(db, projectId);
+  const components = new Map<string, TypeDefinition>(set.components.map((c) => [c.slug, c]));
+  return {
+    component: (slug) => components.get(slug),
+    async existingIds(target: ContentTarget, ids: string[]) {
+      const wanted = onlyUuids(ids);
+      if (wanted.length === 0) return new Set();
+      let rows: Array<{ id: string }> = [];
+      switch (target.kind) {
+        case 'page':
+          rows = await db.select({ id: pages.id }).from(pages)
+            .innerJoin(pageTypes, eq(pageTypes.id, pages.pageTypeId))
+            .where(and(eq(pages.projectId, projectId), isNull(pages.deletedAt), inArray(pages.id, wanted),
+              target.pageType ? eq(pageTypes.slug, target.pageType) : undefined));
+          break;
+        case 'collectionItem':
+          rows = await db.select({ id: collectionItems.id }).from(collectionItems)
+            .innerJoin(collectionTypes, eq(collectionTypes.id, collectionItems.collectionTypeId))
+            .where(and(eq(collectionItems.projectId, projectId), isNull(collectionItems.deletedAt), inArray(collectionItems.id, wanted),
+              eq(collectionTypes.slug, target.collectionType)));
+          break;
+        case 'user':
+          rows = await db.select({ id: users.id }).from(users)
+            .innerJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.projectId, projectId)))
+            .where(inArray(users.id, wanted));
+          break;
+        case 'blogPost':
+          rows = await db.select({ id: blogPosts.id }).from(blogPosts)
+            .where(and(eq(blogPosts.projectId, projectId), isNull(blogPosts.deletedAt), inArray(blogPosts.id, wanted)));
+          break;
+        case 'media':
+          rows = await db.select({ id: media.id }).from(media)
+            .where(and(eq(media.projectId, projectId), isNull(media.deletedAt), inArray(media.id, wanted)));
+          break;
+      }
+      // Answer in the caller's spelling, so a mixed-case id that exists counts as existing.
+      const found = new Set(rows.map((r) => r.id.toLowerCase()));
+      return new Set(ids.filter((id) => found.has(id.toLowerCase())));
+    },
+    async media(ids: string[]) {
+      const wanted = onlyUuids(ids);
+      const out = new Map<string, MediaInfo>();
+      if (wanted.length === 0) return out;
+      const rows = await db.select({ id: media.id, mimeType: media.mimeType, size: media.size }).from(media)
+        .where(and(eq(media.projectId, projectId), isNull(media.deletedAt), inArray(media.id, wanted)));
+      const byId = new Map(rows.map((r) => [r.id.toLowerCase(), r]));
+      for (const id of ids) {
+        const r = byId.get(id.toLowerCase());
+        if (r) out.set(id, { mimeType: r.mimeType, size: r.size });
+      }
+      return out;
+    },
+  };
+}

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import type { collectionItems, pages } from '../../db/schema/index.js';
+import { iso } from '../../lib/iso.js';
+
+type PageRow = typeof pages.$inferSelect;
+type ItemRow = typeof collectionItems.$inferSelect;
+
+/** The write response shape of a page (the contract's table). */
+export interface PageWriteShape {
+  id: string;
+  pageTypeId: string;
+  pageTypeSlug: string;
+  name: string;
+  slug: string;
+  status: 'draft' | 'published';
+  draftContent: Record<string, unknown>;
+  publishedContent: Record<string, unknown> | null;
+  seo: Record<string, unknown>;
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+  publishedAt: string | null;
+  publishAt: string | null;
+}
+
+export interface ItemWriteShape {
+  id: string;
+  collectionTypeId: string;
+  collectionTypeSlug: string;
+  name: string;
+  slug: string;
+  status: 'draft' | 'published';
+  draftContent: Record<string, unknown>;
+  publishedContent: Record<string, unknown> | null;
+  sortOrder: number;
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+  publishedAt: string | null;
+  publishAt: string | null;
+}
+
+export const toPageWriteShape = (row: PageRow, typeSlug: string): PageWriteShape => ({
+  id: row.id,
+  pageTypeId: row.pageTypeId,
+  pageTypeSlug: typeSlug,
+  name: row.name,
+  slug: row.slug,
+  status: row.status as 'draft' | 'published',
+  draftContent: row.draftContent,
+  publishedContent: row.publishedContent ?? null,
+  seo: row.seo,
+  version: row.version,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+  publishedAt: iso(row.publishedAt),
+  publishAt: iso(row.publishAt),
+});
+
+export const toItemWriteShape = (row: ItemRow, typeSlug: string): ItemWriteShape => ({
+  id: row.id,
+  collectionTypeId: row.collectionTypeId,
+  collectionTypeSlug: typeSlug,
+  name: row.name,
+  slug: row.slug,
+  status: row.status as 'draft' | 'published',
+  draftContent: row.draftContent,
+  publishedContent: row.publishedContent ?? null,
+  sortOrder: row.sortOrder,
+  version: row.version,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+  publishedAt: iso(row.publishedAt),
+  publishAt: iso(row.publishAt),
+});
+
+const nullableText = (max: number) => z.string().max(max).nullable().optional();
+
+/** SEO as written: `ogImageId` (a media UUID), never `ogImage`. */
+export const seoWriteSchema = z.strictObject({
+  metaTitle: nullableText(255),
+  metaDescription: nullableText(1000),
+  metaRobots: nullableText(255),
+  ogTitle: nullableText(255),
+  ogDescription: nullableText(1000),
+  ogImageId: z.uuid('must be a media UUID').nullable().optional(),
+  canonicalUrl: z.url('must be a URL').max(2048).nullable().optional(),
+}, { error: (issue) => issue.code === 'unrecognized_keys'
+  ? `unknown SEO member${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}${issue.keys.includes('ogImage') ? ' (write ogImageId, a media UUID)' : ''}`
+  : undefined });
+
+export const seoKeys = ['metaTitle', 'metaDescription', 'metaRobots', 'ogTitle', 'ogDescription', 'ogImageId', 'canonicalUrl'] as const;

@@ -1,0 +1,186 @@
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import {
+  collectionItems, collectionTypes, itemSlugHistory, itemVersions, pages, pageSlugHistory, pageTypes, pageVersions,
+  type EntrySnapshot,
+} from '../../db/schema/index.js';
+import type { EventKind } from '../context.js';
+import { CmsError } from '../errors.js';
+import type { SchemaField } from '../schema/index.js';
+
+/**
+ * Pages and collection items behave alike (drafts, publish, versions, slug history); a store
+ * holds what differs, so each rule is written once for both.
+ */
+export type EntryKind = 'page' | 'item';
+
+/** The columns pages and items share, read the same way from either table. */
+export interface EntryRow {
+  id: string;
+  projectId: string;
+  typeId: string;
+  name: string;
+  slug: string;
+  status: string;
+  draftContent: Record<string, unknown>;
+  publishedContent: Record<string, unknown> | null;
+  seo: Record<string, unknown>;
+  publishedSeo: Record<string, unknown> | null;
+  sortOrder: number;
+  version: number;
+  publishedAt: Date | null;
+  publishAt: Date | null;
+  createdBy: string | null;
+  updatedBy: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  deletedAt: Date | null;
+}
+
+export interface EntryType {
+  id: string;
+  slug: string;
+  name: string;
+  fields: SchemaField[];
+}
+
+export interface EntryStore {
+  kind: EntryKind;
+  label: string;
+  events: { created: EventKind; updated: EventKind; published: EventKind; unpublished: EventKind; deleted: EventKind };
+  findType(db: Db, projectId: string, slug: string): Promise<EntryType | null>;
+  typeById(db: Db, id: string): Promise<EntryType>;
+  /** A live (not deleted) entry by id or slug; `forUpdate` locks the row for the transaction. */
+  find(db: Db, projectId: string, ref: EntryRef, opts?: { typeId?: string; forUpdate?: boolean }): Promise<EntryRow | null>;
+  slugTaken(db: Db, projectId: string, typeId: string, slug: string, exceptId?: string): Promise<boolean>;
+  insert(db: Db, values: Omit<EntryRow, 'id' | 'deletedAt'> & { id?: string }): Promise<EntryRow>;
+  update(db: Db, id: string, values: Partial<EntryRow>, expectedVersion?: number): Promise<EntryRow | null>;
+  addSlugHistory(db: Db, entry: EntryRow, oldSlug: string, at: Date): Promise<void>;
+  snapshot(db: Db, entry: EntryRow, by: string, at: Date): Promise<void>;
+  nextSortOrder(db: Db, typeId: string): Promise<number>;
+}
+
+export type EntryRef = { id: string } | { slug: string };
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const pageRow = (r: typeof pages.$inferSelect): EntryRow => ({ ...r, typeId: r.pageTypeId, sortOrder: 0 });
+const itemRow = (r: typeof collectionItems.$inferSelect): EntryRow => ({ ...r, typeId: r.collectionTypeId, seo: {}, publishedSeo: null });
+
+function refCondition(ref: EntryRef, idCol: SQL | typeof pages.id | typeof collectionItems.id, slugCol: typeof pages.slug | typeof collectionItems.slug): SQL | null {
+  if ('id' in ref) return uuidPattern.test(ref.id) ? eq(idCol as typeof pages.id, ref.id) : null;
+  return eq(slugCol, ref.slug);
+}
+
+const snapshotOf = (e: EntryRow): EntrySnapshot => ({
+  name: e.name, slug: e.slug, status: e.status, draftContent: e.draftContent, publishedContent: e.publishedContent,
+  seo: e.seo, publishedSeo: e.publishedSeo,
+});
+
+function pageValues(v: Partial<EntryRow>) {
+  const { typeId, sortOrder: _s, ...rest } = v;
+  return { ...rest, ...(typeId ? { pageTypeId: typeId } : {}) };
+}
+
+function itemValues(v: Partial<EntryRow>) {
+  const { typeId, seo: _seo, publishedSeo: _pseo, ...rest } = v;
+  return { ...rest, ...(typeId ? { collectionTypeId: typeId } : {}) };
+}
+
+export const pageStore: EntryStore = {
+  kind: 'page',
+  label: 'Page',
+  events: { created: 'page.created', updated: 'page.updated', published: 'page.published', unpublished: 'page.unpublished', deleted: 'page.deleted' },
+  async findType(db, projectId, slug) {
+    const [t] = await db.select().from(pageTypes).where(and(eq(pageTypes.projectId, projectId), eq(pageTypes.slug, slug)));
+    return t ? { id: t.id, slug: t.slug, name: t.name, fields: t.fields as SchemaField[] } : null;
+  },
+  async typeById(db, id) {
+    const [t] = await db.select().from(pageTypes).where(eq(pageTypes.id, id));
+    if (!t) throw new CmsError('NOT_FOUND', 'Page type not found');
+    return { id: t.id, slug: t.slug, name: t.name, fields: t.fields as SchemaField[] };
+  },
+  async find(db, projectId, ref, opts = {}) {
+    const cond = refCondition(ref, pages.id, pages.slug);
+    if (!cond) return null;
+    const q = db.select().from(pages).where(and(eq(pages.projectId, projectId), isNull(pages.deletedAt), cond,
+      opts.typeId ? eq(pages.pageTypeId, opts.typeId) : undefined));
+    const [row] = opts.forUpdate ? await q.for('update') : await q;
+    return row ? pageRow(row) : null;
+  },
+  async slugTaken(db, projectId, _typeId, slug, exceptId) {
+    const [row] = await db.select({ id: pages.id }).from(pages)
+      .where(and(eq(pages.projectId, projectId), eq(pages.slug, slug), isNull(pages.deletedAt), exceptId ? sql`${pages.id} <> ${exceptId}` : undefined));
+    return !!row;
+  },
+  async insert(db, values) {
+    const [row] = await db.insert(pages).values(pageValues(values) as typeof pages.$inferInsert).returning();
+    return pageRow(row!);
+  },
+  async update(db, id, values, expectedVersion) {
+    const [row] = await db.update(pages).set(pageValues(values))
+      .where(and(eq(pages.id, id), expectedVersion === undefined ? undefined : eq(pages.version, expectedVersion))).returning();
+    return row ? pageRow(row) : null;
+  },
+  async addSlugHistory(db, entry, oldSlug, at) {
+    await db.insert(pageSlugHistory).values({ projectId: entry.projectId, pageId: entry.id, slug: oldSlug, createdAt: at });
+  },
+  async snapshot(db, entry, by, at) {
+    await db.insert(pageVersions).values({ pageId: entry.id, version: entry.version, status: entry.status, snapshot: snapshotOf(entry), createdBy: by, createdAt: at });
+  },
+  async nextSortOrder() { return 0; },
+};
+
+export const itemStore: EntryStore = {
+  kind: 'item',
+  label: 'Collection item',
+  events: {
+    created: 'collection_item.created', updated: 'collection_item.updated', published: 'collection_item.published',
+    unpublished: 'collection_item.unpublished', deleted: 'collection_item.deleted',
+  },
+  async findType(db, projectId, slug) {
+    const [t] = await db.select().from(collectionTypes).where(and(eq(collectionTypes.projectId, projectId), eq(collectionTypes.slug, slug)));
+    return t ? { id: t.id, slug: t.slug, name: t.name, fields: t.fields as SchemaField[] } : null;
+  },
+  async typeById(db, id) {
+    const [t] = await db.select().from(collectionTypes).where(eq(collectionTypes.id, id));
+    if (!t) throw new CmsError('NOT_FOUND', 'Collection type not found');
+    return { id: t.id, slug: t.slug, name: t.name, fields: t.fields as SchemaField[] };
+  },
+  async find(db, projectId, ref, opts = {}) {
+    const cond = refCondition(ref, collectionItems.id, collectionItems.slug);
+    if (!cond) return null;
+    const q = db.select().from(collectionItems).where(and(eq(collectionItems.projectId, projectId), isNull(collectionItems.deletedAt), cond,
+      opts.typeId ? eq(collectionItems.collectionTypeId, opts.typeId) : undefined));
+    const [row] = opts.forUpdate ? await q.for('update') : await q;
+    return row ? itemRow(row) : null;
+  },
+  async slugTaken(db, _projectId, typeId, slug, exceptId) {
+    const [row] = await db.select({ id: collectionItems.id }).from(collectionItems)
+      .where(and(eq(collectionItems.collectionTypeId, typeId), eq(collectionItems.slug, slug), isNull(collectionItems.deletedAt),
+        exceptId ? sql`${collectionItems.id} <> ${exceptId}` : undefined));
+    return !!row;
+  },
+  async insert(db, values) {
+    const [row] = await db.insert(collectionItems).values(itemValues(values) as typeof collectionItems.$inferInsert).returning();
+    return itemRow(row!);
+  },
+  async update(db, id, values, expectedVersion) {
+    const [row] = await db.update(collectionItems).set(itemValues(values))
+      .where(and(eq(collectionItems.id, id), expectedVersion === undefined ? undefined : eq(collectionItems.version, expectedVersion))).returning();
+    return row ? itemRow(row) : null;
+  },
+  async addSlugHistory(db, entry, oldSlug, at) {
+    await db.insert(itemSlugHistory).values({ collectionTypeId: entry.typeId, itemId: entry.id, slug: oldSlug, createdAt: at });
+  },
+  async snapshot(db, entry, by, at) {
+    await db.insert(itemVersions).values({ itemId: entry.id, version: entry.version, status: entry.status, snapshot: snapshotOf(entry), createdBy: by, createdAt: at });
+  },
+  async nextSortOrder(db, typeId) {
+    const [row] = await db.select({ max: sql<number | null>`max(${collectionItems.sortOrder})` }).from(collectionItems)
+      .where(eq(collectionItems.collectionTypeId, typeId));
+    return (row?.max ?? -1) + 1;
+  },
+};
+
+export const storeOf = (kind: EntryKind): EntryStore => (kind === 'page' ? pageStore : itemStore);

@@ -1,0 +1,58 @@
+import { and, eq, lt } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { idempotencyRecords } from '../db/schema/index.js';
+import { CmsError } from './errors.js';
+
+/** Stored answers live 24 hours (decisions §6). */
+export const idempotencyTtlMs = 24 * 60 * 60 * 1000;
+
+export interface IdempotencyScope {
+  apiKeyId: string;
+  key: string;
+  /** Hash of method, path and body: the same key with another request is refused. */
+  requestHash: string;
+}
+
+export interface StoredResponse {
+  status: number;
+  body: unknown;
+}
+
+export function checkIdempotencyKey(key: string | null): string {
+  if (key === null || key === '') {
+    throw new CmsError('IDEMPOTENCY_KEY_REQUIRED', 'Writes need an Idempotency-Key header (1 to 255 printable characters), unique per request');
+  }
+  if (key.length > 255 || !/^[\x20-\x7e]+$/.test(key)) {
+    throw new CmsError('IDEMPOTENCY_KEY_REQUIRED', 'The Idempotency-Key must be 1 to 255 printable ASCII characters');
+  }
+  return key;
+}
+
+/** A stored answer for this key, or null; a different request under the same key is refused. */
+export async function findStoredResponse(db: Db, scope: IdempotencyScope, now: Date): Promise<StoredResponse | null> {
+  const [row] = await db.select().from(idempotencyRecords)
+    .where(and(eq(idempotencyRecords.apiKeyId, scope.apiKeyId), eq(idempotencyRecords.key, scope.key)));
+  if (!row || row.expiresAt <= now) return null;
+  if (row.requestHash !== scope.requestHash) {
+    throw new CmsError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for a different request; use a new key for a new request');
+  }
+  return { status: row.responseStatus, body: row.responseBody };
+}
+
+/** Stores the answer; called inside the write's transaction, so a rollback leaves no record. */
+export async function storeResponse(db: Db, scope: IdempotencyScope, response: StoredResponse, now: Date): Promise<void> {
+  await db.delete(idempotencyRecords).where(and(eq(idempotencyRecords.apiKeyId, scope.apiKeyId), eq(idempotencyRecords.key, scope.key), lt(idempotencyRecords.expiresAt, now)));
+  await db.insert(idempotencyRecords).values({
+    apiKeyId: scope.apiKeyId,
+    key: scope.key,
+    requestHash: scope.requestHash,
+    responseStatus: response.status,
+    responseBody: response.body as never,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + idempotencyTtlMs),
+  });
+}
+
+export async function purgeExpired(db: Db, now: Date): Promise<void> {
+  await db.delete(idempotencyRecords).where(lt(idempotencyRecords.expiresAt, now));
+}

@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { Cms } from '../runtime.js';
+
+export interface CachedResponse {
+  status: number;
+  body: Buffer;
+  etag: string;
+  headers: Record<string, string>;
+  gzip?: Buffer;
+  br?: Buffer;
+}
+
+export const publicCacheControl = 'public, max-age=900, stale-while-revalidate=1800';
+export const previewCacheControl = 'private, no-store, max-age=0';
+export const publicVary = 'Accept-Encoding, X-Preview-Key, X-API-Key';
+
+export const etagOf = (body: Buffer): string => `"${createHash('sha1').update(body).digest('base64url')}"`;
+
+/** Query parameters that name credentials are not part of a response's identity. */
+const credentialParams = new Set(['api_key', 'preview']);
+
+/**
+ * The identity of a public read: path, the query with its parameters in a fixed order (filters
+ * keep theirs, since only the first 20 apply), and the kind of key that asked.
+ */
+export function cacheKey(path: string, params: URLSearchParams, keyKind: string): string {
+  const plain: Array<[string, string]> = [];
+  const filters: Array<[string, string]> = [];
+  for (const [k, v] of params) {
+    if (credentialParams.has(k)) continue;
+    (k.startsWith('filter') ? filters : plain).push([k, v]);
+  }
+  plain.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+  const q = [...plain, ...filters].map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+  return `${keyKind} ${path}?${q}`;
+}
+
+/**
+ * The in-process response cache of public reads, per project. Every committed write that can
+ * change a response (here, through the CLI bridge, or in another process on PostgreSQL)
+ * announces itself, and the project's entries go. A generation number keeps a response computed
+ * before a write from being stored after it.
+ */
+export function createResponseCache(cms: Cms, options: { enabled: boolean; maxEntriesPerProject?: number }) {
+  const projects = new Map<string, { gen: number; entries: Map<string, CachedResponse> }>();
+  const max = options.maxEntriesPerProject ?? 5000;
+  const slot = (projectId: string) => {
+    let s = projects.get(projectId);
+    if (!s) { s = { gen: 0, entries: new Map() }; projects.set(projectId, s); }
+    return s;
+  };
+  cms.events.on('content-changed', (projectId) => {
+    const s = slot(projectId);
+    s.gen++;
+    s.entries.clear();
+  });
+  return {
+    enabled: options.enabled,
+    generation: (projectId: string) => slot(projectId).gen,
+    get(projectId: string, key: string): CachedResponse | undefined {
+      if (!options.enabled) return undefined;
+      return projects.get(projectId)?.entries.get(key);
+    },
+    set(projectId: string, key: string, gen: number, value: CachedResponse): void {
+      if (!options.enabled) return;
+      const s = slot(projectId);
+      if (s.gen !== gen) return;
+      if (s.entries.size >= max) s.entries.delete(s.entries.keys().next().value!);
+      s.entries.set(key, value);
+    },
+  };
+}
+
+export type ResponseCache = ReturnType<typeof createResponseCache>;
+
+/** The body in the encoding the client accepts, compressed once and kept with the entry. */
+export function encodedBody(entry: CachedResponse, acceptEncoding: string | null): { body: Buffer; encoding: string | null } {
+  if (entry.body.length < 1024 || !acceptEncoding) return { body: entry.body, encoding: null };
+  if (/\bbr\b/.test(acceptEncoding)) {
+    entry.br ??= brotliCompressSync(entry.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } });
+    return { body: entry.br, encoding: 'br' };
+  }
+  if (/\bgzip\b/.test(acceptEncoding)) {
+    entry.gzip ??= gzipSync(entry.body, { level: 6 });
+    return { body: entry.gzip, encoding: 'gzip' };
+  }
+  return { body: entry.body, encoding: null };
+}
+
+/** `If-None-Match` holds one or more tags, or `*`. */
+export function matchesEtag(header: string | null, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+}
