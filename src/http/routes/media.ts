@@ -1,3 +1,265 @@
-import type { RouteDef } from '../app.js';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import type { Actor } from '../../core/actor.js';
+import { CmsError } from '../../core/errors.js';
+import type { MediaFileInfo } from '../../core/media/file.js';
+import { checkAccess, type AnyOperation } from '../../core/operation.js';
+import { operations } from '../../core/registry.js';
+import { mediaFilePath } from '../../media/files.js';
+import { parseTransform, transformImage } from '../../media/transform.js';
+import { opRoute, type RequestContext, type RouteDef } from '../app.js';
+import { json } from '../response.js';
 
-export const mediaRoutes: RouteDef[] = [];
+const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const storedNamePattern = /^[0-9a-f]{64}\.[a-z0-9]{1,5}$/;
+const publicHeaders = {
+  'cache-control': 'public, max-age=900, stale-while-revalidate=1800',
+  vary: 'Accept-Encoding, X-Preview-Key, X-API-Key',
+};
+// Multipart framing and the other form fields, on top of the file itself.
+const multipartSlack = 1024 * 1024;
+// A bulk request may carry several files; all of it is held in memory while it is stored.
+const bulkFactor = 4;
+
+// ---------------------------------------------------------------------------------------------
+// Uploads (multipart)
+
+/** Refuses early (before reading a byte) whom the operation would refuse anyway. */
+function authorizeEarly(rc: RequestContext, op: 'media.upload' | 'media.bulkUpload'): void {
+  checkAccess(operations[op] as AnyOperation, rc.actor, null);
+}
+
+/** The form of a multipart request, read with a byte limit so an endless body is cut off. */
+async function readForm(rc: RequestContext, maxBytes: number): Promise<FormData> {
+  const type = rc.headers.get('content-type') ?? '';
+  if (!/^multipart\/form-data\s*;/i.test(type)) {
+    throw new CmsError('VALIDATION_FAILED', 'Send the file as multipart/form-data with a "file" field', [
+      { path: '(body)', message: 'must be multipart/form-data' },
+    ]);
+  }
+  const declared = Number(rc.headers.get('content-length') ?? '0');
+  const tooLarge = () => new CmsError('PAYLOAD_TOO_LARGE', `The upload is over the limit of ${maxBytes} bytes`, { maxUploadBytes: maxBytes });
+  if (declared > maxBytes + multipartSlack) throw tooLarge();
+  let seen = 0;
+  let exceeded = false;
+  const body = rc.req.body?.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      seen += chunk.byteLength;
+      if (seen > maxBytes + multipartSlack) {
+        exceeded = true;
+        controller.error(new Error('body too large'));
+      } else {
+        controller.enqueue(chunk);
+      }
+    },
+  }));
+  const limited = new Request(rc.url, { method: 'POST', headers: rc.headers, body: body ?? null, duplex: 'half' } as RequestInit);
+  try {
+    return await limited.formData();
+  } catch {
+    if (exceeded) throw tooLarge();
+    throw new CmsError('VALIDATION_FAILED', 'The multipart body could not be read', [{ path: '(body)', message: 'malformed multipart/form-data' }]);
+  }
+}
+
+const textField = (form: FormData, ...names: string[]): string | undefined => {
+  for (const name of names) {
+    const v = form.get(name);
+    if (typeof v === 'string') return v;
+  }
+  return undefined;
+};
+
+async function fileInput(file: File, form: FormData, single: boolean) {
+  const altText = textField(form, 'altText', 'alt');
+  const folder = textField(form, 'folder');
+  const filename = single ? textField(form, 'filename') : undefined;
+  return {
+    data: new Uint8Array(await file.arrayBuffer()),
+    filename: filename || file.name || 'upload',
+    ...(altText ? { altText } : {}),
+    ...(folder ? { folder } : {}),
+  };
+}
+
+function uploadRoute(path: string, auth: 'key' | 'session'): RouteDef {
+  return {
+    method: 'POST', path, auth,
+    async handle(rc) {
+      authorizeEarly(rc, 'media.upload');
+      const form = await readForm(rc, rc.cms.config.maxUploadBytes);
+      const file = form.get('file');
+      if (!(file instanceof File)) {
+        throw new CmsError('VALIDATION_FAILED', 'The form has no "file" field with a file', [{ path: 'file', message: 'required' }]);
+      }
+      return json({ data: await rc.run('media.upload', await fileInput(file, form, true)) }, 201);
+    },
+  };
+}
+
+function bulkUploadRoute(path: string, auth: 'key' | 'session'): RouteDef {
+  return {
+    method: 'POST', path, auth,
+    async handle(rc) {
+      authorizeEarly(rc, 'media.bulkUpload');
+      const form = await readForm(rc, rc.cms.config.maxUploadBytes * bulkFactor);
+      const files = [...form.getAll('files'), ...form.getAll('file')].filter((f): f is File => f instanceof File);
+      if (files.length === 0) {
+        throw new CmsError('VALIDATION_FAILED', 'The form has no "files" fields with files', [{ path: 'files', message: 'required' }]);
+      }
+      const inputs = await Promise.all(files.map((f) => fileInput(f, form, false)));
+      return json({ data: await rc.run('media.bulkUpload', { files: inputs }) }, 201);
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Files
+
+interface FileSource {
+  path: string;
+  size: number;
+  mimeType: string;
+  etag: string;
+}
+
+const notFound = () => new CmsError('NOT_FOUND', 'File not found');
+
+/** Etags listed in If-None-Match, compared weakly as RFC 9110 says for 304s. */
+function noneMatch(header: string | null, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  const bare = etag.replace(/^W\//, '');
+  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === bare);
+}
+
+type RangeResult = { kind: 'full' } | { kind: 'partial'; start: number; end: number } | { kind: 'unsatisfiable' };
+
+/** One `bytes=` range; several ranges or a malformed header are ignored (the whole file is sent). */
+export function parseRange(header: string | null, size: number): RangeResult {
+  if (!header) return { kind: 'full' };
+  const m = /^bytes=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header.trim());
+  if (!m || (m[1] === '' && m[2] === '')) return { kind: 'full' };
+  let start: number;
+  let end: number;
+  if (m[1] === '') {
+    const suffix = Number(m[2]);
+    if (suffix === 0) return { kind: 'unsatisfiable' };
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+    if (m[2] !== '' && Number(m[2]) < start) return { kind: 'full' };
+  }
+  if (start >= size || size === 0) return { kind: 'unsatisfiable' };
+  return { kind: 'partial', start, end };
+}
+
+function fileHeaders(source: FileSource): Headers {
+  const h = new Headers({
+    'content-type': source.mimeType.startsWith('text/') ? `${source.mimeType}; charset=utf-8` : source.mimeType,
+    etag: source.etag,
+    'cache-control': 'public, max-age=31536000, immutable',
+    'accept-ranges': 'bytes',
+    'x-content-type-options': 'nosniff',
+  });
+  // An SVG opened on its own is a document: no scripts, no requests of its own.
+  if (source.mimeType === 'image/svg+xml') h.set('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
+  return h;
+}
+
+function sendFile(req: Request, source: FileSource): Response {
+  const headers = fileHeaders(source);
+  if (noneMatch(req.headers.get('if-none-match'), source.etag)) return new Response(null, { status: 304, headers });
+  const ifRange = req.headers.get('if-range');
+  const range = ifRange && ifRange.trim() !== source.etag ? { kind: 'full' as const } : parseRange(req.headers.get('range'), source.size);
+  if (range.kind === 'unsatisfiable') {
+    headers.set('content-range', `bytes */${source.size}`);
+    headers.delete('content-type');
+    return new Response(null, { status: 416, headers });
+  }
+  const start = range.kind === 'partial' ? range.start : 0;
+  const end = range.kind === 'partial' ? range.end : source.size - 1;
+  headers.set('content-length', String(end - start + 1));
+  if (range.kind === 'partial') headers.set('content-range', `bytes ${start}-${end}/${source.size}`);
+  const status = range.kind === 'partial' ? 206 : 200;
+  if (source.size === 0) return new Response(null, { status, headers });
+  const stream = Readable.toWeb(createReadStream(source.path, { start, end })) as ReadableStream<Uint8Array>;
+  return new Response(stream, { status, headers });
+}
+
+const anonymous: Actor = { kind: 'anonymous' };
+
+const serveFileRoute: RouteDef = {
+  method: 'GET',
+  path: '/api/v1/media/:project/:file',
+  auth: 'none',
+  async handle(rc) {
+    const { project = '', file = '' } = rc.params;
+    if (!slugPattern.test(project) || !storedNamePattern.test(file)) throw notFound();
+    const transform = parseTransform(rc.query);
+    const info = await rc.cms.run('media.file', { filename: file }, { actor: anonymous, project }) as MediaFileInfo;
+    const path = mediaFilePath(info.location);
+    const stats = await stat(path).catch(() => null);
+    if (!stats) {
+      rc.cms.log.warn('media file missing on disk', { project, file });
+      throw notFound();
+    }
+    const source: FileSource = transform
+      ? await transformImage(info, transform, join(rc.cms.config.dataDir, 'cache', 'media'))
+      : { path, size: stats.size, mimeType: info.mimeType, etag: `"${info.sha256}"` };
+    return sendFile(rc.req, source);
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Metadata
+
+const metadataRoute: RouteDef = {
+  method: 'GET',
+  path: '/api/v1/media/:id',
+  auth: 'key',
+  async handle(rc) {
+    // Media has no draft state: a preview key adds nothing and is not a key for this read.
+    const actor = rc.keys.apiKey ?? anonymous;
+    const data = await rc.cms.run('media.get', { id: rc.params.id }, { actor });
+    return json({ data }, 200, publicHeaders);
+  },
+};
+
+const admin = '/api/v1/admin/media';
+
+const listQuery = (rc: RequestContext) => {
+  const q = rc.query;
+  const input: Record<string, string> = {};
+  for (const k of ['page', 'limit', 'folder', 'search', 'type']) {
+    const v = q.get(k);
+    if (v !== null) input[k] = v;
+  }
+  return input;
+};
+
+export const mediaRoutes: RouteDef[] = [
+  uploadRoute('/api/v1/media', 'key'),
+  metadataRoute,
+  serveFileRoute,
+  uploadRoute(`${admin}/upload`, 'session'),
+  bulkUploadRoute(`${admin}/bulk-upload`, 'session'),
+  opRoute('GET', admin, 'session', 'media.list', listQuery, { wrap: (r) => r }),
+  opRoute('GET', `${admin}/folders`, 'session', 'media.folders', () => ({})),
+  opRoute('PUT', `${admin}/folders/:name`, 'session', 'media.renameFolder', async (rc) => {
+    const body = (await rc.body()) as { name?: unknown; to?: unknown };
+    return { name: rc.params.name, to: body.name ?? body.to };
+  }),
+  opRoute('GET', `${admin}/:id`, 'session', 'media.get', (rc) => ({ id: rc.params.id })),
+  opRoute('PUT', `${admin}/:id`, 'session', 'media.update', async (rc) => ({ ...(await rc.body() as object), id: rc.params.id })),
+  opRoute('POST', `${admin}/:id/move`, 'session', 'media.move', async (rc) => {
+    const body = (await rc.body()) as { folder?: unknown };
+    return { id: rc.params.id, folder: body.folder ?? null };
+  }),
+  opRoute('DELETE', `${admin}/:id`, 'session', 'media.delete', (rc) => ({ id: rc.params.id, force: rc.query.get('force') === 'true' }),
+    { wrap: (r) => ({ success: true, data: r }) }),
+];

@@ -1,0 +1,119 @@
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { media, mediaFolders } from '../../db/schema/index.js';
+import { sha256Hex } from '../../lib/crypto.js';
+import type { Ctx } from '../context.js';
+import { CmsError } from '../errors.js';
+import { defineOperation } from '../operation.js';
+import { altText, folderName, originalFilename } from './schemas.js';
+import { measurableTypes, rasterImageTypes, sniffMediaType } from './sniff.js';
+import { locationOf, mediaFilesOf } from './storage.js';
+import { toMediaView, type MediaView } from './view.js';
+
+/**
+ * One file to store. `data` is base64 (so the input survives JSON, e.g. when the CLI forwards it
+ * to a running server) or, for callers in this process, the bytes themselves.
+ */
+export const uploadFile = z.strictObject({
+  data: z.union([z.string(), z.instanceof(Uint8Array)]),
+  filename: originalFilename,
+  altText: altText.nullable().optional(),
+  folder: folderName.nullable().optional(),
+});
+export type UploadFile = z.output<typeof uploadFile>;
+
+const base64Pattern = /^[A-Za-z0-9+/]*={0,2}$/;
+
+const tooLarge = (size: number, max: number) =>
+  new CmsError('PAYLOAD_TOO_LARGE', `The file is ${size} bytes; uploads are limited to ${max} bytes`, { size, maxUploadBytes: max });
+
+/** The bytes of an upload, refused before decoding when they would be over the limit. */
+export function decodeUpload(data: string | Uint8Array, maxBytes: number, path = 'data'): Uint8Array {
+  if (typeof data !== 'string') {
+    if (data.byteLength > maxBytes) throw tooLarge(data.byteLength, maxBytes);
+    return data;
+  }
+  const text = data.replace(/\s+/g, '');
+  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+  const size = Math.floor((text.length * 3) / 4) - padding;
+  if (size > maxBytes) throw tooLarge(size, maxBytes);
+  if (text.length % 4 !== 0 || !base64Pattern.test(text)) {
+    throw new CmsError('VALIDATION_FAILED', `Invalid input: ${path}: must be base64`, [{ path, message: 'must be base64' }]);
+  }
+  return Buffer.from(text, 'base64');
+}
+
+/** Serialises writers of the same bytes in a project, so a delete never removes a file an upload is about to use. */
+export async function lockContent(ctx: Pick<Ctx, 'db' | 'project'>, sha256: string): Promise<void> {
+  await ctx.db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`media:${ctx.project.id}:${sha256}`}, 0))`);
+}
+
+export async function ensureFolder(ctx: Pick<Ctx, 'db' | 'project' | 'clock'>, folder: string | null | undefined): Promise<void> {
+  if (!folder) return;
+  await ctx.db.insert(mediaFolders).values({ projectId: ctx.project.id, name: folder, createdAt: ctx.clock.now() }).onConflictDoNothing();
+}
+
+/**
+ * Stores one upload: the type comes from the bytes, the file is written once per project under
+ * its SHA-256, and every upload gets its own media row (its own id, name, alt text and folder),
+ * also when its bytes are already stored.
+ */
+export async function storeUpload(ctx: Ctx, file: UploadFile, path = 'data'): Promise<MediaView> {
+  const bytes = decodeUpload(file.data, ctx.settings.maxUploadBytes, path);
+  if (bytes.byteLength === 0) {
+    throw new CmsError('VALIDATION_FAILED', `Invalid input: ${path}: the file is empty`, [{ path, message: 'the file is empty' }]);
+  }
+  const type = sniffMediaType(bytes);
+  const files = mediaFilesOf(ctx);
+  const size = measurableTypes.has(type.mimeType) ? await files.probeImage(bytes) : null;
+  if (!size && rasterImageTypes.has(type.mimeType)) {
+    throw new CmsError('VALIDATION_FAILED', `Invalid input: ${path}: the file starts like ${type.mimeType} but is not a readable image`, [
+      { path, message: `not a readable ${type.mimeType} image` },
+    ]);
+  }
+  const sha256 = sha256Hex(bytes);
+  const filename = `${sha256}.${type.ext}`;
+  await lockContent(ctx, sha256);
+  // Written before the row commits: if the transaction rolls back, the file stays without a row,
+  // which is harmless because the same bytes always land on the same name.
+  await files.put(locationOf(ctx, filename), bytes);
+  await ensureFolder(ctx, file.folder);
+  const now = ctx.clock.now();
+  const [row] = await ctx.db.insert(media).values({
+    projectId: ctx.project.id,
+    filename,
+    originalFilename: file.filename,
+    mimeType: type.mimeType,
+    size: bytes.byteLength,
+    sha256,
+    width: size?.width ?? null,
+    height: size?.height ?? null,
+    altText: file.altText || null,
+    folder: file.folder ?? null,
+    createdAt: now,
+    updatedAt: now,
+  }).returning();
+  const view = toMediaView(ctx, row!);
+  await ctx.emit('media.uploaded', view);
+  return view;
+}
+
+export const uploadMedia = defineOperation({
+  name: 'media.upload',
+  input: uploadFile,
+  access: { role: 'editor', key: 'media:write' },
+  write: true,
+  run: (ctx, input) => storeUpload(ctx, input),
+});
+
+export const bulkUploadMedia = defineOperation({
+  name: 'media.bulkUpload',
+  input: z.strictObject({ files: z.array(uploadFile).min(1).max(100) }),
+  access: { role: 'editor', key: 'media:write' },
+  write: true,
+  async run(ctx, input) {
+    const out: MediaView[] = [];
+    for (const [i, file] of input.files.entries()) out.push(await storeUpload(ctx, file, `files[${i}].data`));
+    return out;
+  },
+});
