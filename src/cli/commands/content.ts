@@ -1,4 +1,139 @@
 import type { Command } from 'commander';
-import type { ProgramState } from '../main.js';
+import { action, type ProgramState } from '../main.js';
+import { printResult, table, UsageError } from '../output.js';
+import type { GlobalOptions, Io } from '../io.js';
+import { registerContentAdmin } from './content-admin.js';
 
-export function registerContent(_program: Command, _state: ProgramState): void {}
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A page or item named on the command line by its id or its slug. */
+export const refOf = (idOrSlug: string) => (uuidPattern.test(idOrSlug) ? { id: idOrSlug } : { slug: idOrSlug });
+
+/** `--fields '{"title":"Hi"}'` or `--fields @content.json`. */
+export async function readJsonOption(io: Io, name: string, value: string | undefined): Promise<Record<string, unknown> | undefined> {
+  if (value === undefined) return undefined;
+  let text = value;
+  if (value.startsWith('@')) {
+    const { readFileSync } = await import('node:fs');
+    const { resolve } = await import('node:path');
+    try { text = readFileSync(resolve(io.cwd, value.slice(1)), 'utf8'); } catch (e) { throw new UsageError(`--${name}: cannot read ${value.slice(1)}: ${(e as Error).message}`); }
+  }
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
+    return parsed as Record<string, unknown>;
+  } catch (e) {
+    throw new UsageError(`--${name} must be a JSON object (or @file.json): ${(e as Error).message}`);
+  }
+}
+
+/** Lists print `{ data: [...], pagination }` with --json, like the HTTP API. */
+export function printList(io: Io, g: GlobalOptions, result: { data: Array<Record<string, unknown>>; pagination?: Record<string, number> }, columns: string[]): void {
+  if (g.json) {
+    io.stdout.write(JSON.stringify(result, null, 2) + '\n');
+    return;
+  }
+  const p = result.pagination;
+  io.stdout.write(table(result.data, columns) + (p ? `\npage ${p.page} of ${p.totalPages} (${p.total} in all)` : '') + '\n');
+}
+
+interface ListOpts { type?: string; status?: string; page?: string; limit?: string; sort?: string; filter?: string[] }
+
+function listQuery(opts: ListOpts): Record<string, string> {
+  const q: Record<string, string> = {};
+  if (opts.page) q.page = opts.page;
+  if (opts.limit) q.limit = opts.limit;
+  if (opts.sort) q.sort = opts.sort;
+  if (opts.type) q.pageType = opts.type;
+  for (const f of opts.filter ?? []) {
+    const m = /^([^=\[]+)(?:\[(\w+)\])?=(.*)$/.exec(f);
+    if (!m) throw new UsageError(`--filter "${f}": use field[op]=value, e.g. fields.price[gt]=10`);
+    q[`filter[${m[1]}]${m[2] ? `[${m[2]}]` : ''}`] = m[3]!;
+  }
+  return q;
+}
+
+function registerEntryCommands(program: Command, state: ProgramState, kind: 'page' | 'item'): Command {
+  const { io } = state;
+  const p = kind === 'page' ? 'pages' : 'items';
+  const noun = kind === 'page' ? 'page' : 'item';
+  const cmd = program.command(p).description(kind === 'page' ? 'pages: create, update, publish, read (drafts included)' : 'collection items (each command takes --collection TYPE)');
+  const withCollection = (c: Command) => (kind === 'item' ? c.requiredOption('--collection <type>', 'the collection type slug') : c);
+  const collectionOf = (opts: { collection?: string }) => (kind === 'item' ? { collection: opts.collection } : {});
+
+  const run = async (g: GlobalOptions, op: string, input: unknown) => {
+    const { withEngine } = await import('../engine.js');
+    return withEngine(g, io, (e) => e.run(op as never, input));
+  };
+
+  withCollection(cmd.command('list').description(`list ${p}, drafts included`))
+    .option('--page <n>', 'page number').option('--limit <n>', 'page size (1–100)').option('--sort <keys>', 'e.g. -updatedAt,name')
+    .option(kind === 'page' ? '--type <slug>' : '--filter <expr...>', kind === 'page' ? 'only this page type' : 'e.g. fields.price[gt]=10 (repeatable)')
+    .action(action(state, async (g, opts: ListOpts & { collection?: string }) => {
+      const result = (await run(g, `${p}.list`, { ...collectionOf(opts), query: listQuery(opts) })) as { data: Array<Record<string, unknown>>; pagination: Record<string, number> };
+      printList(io, g, result, kind === 'page' ? ['id', 'slug', 'name', 'pageTypeSlug', 'status', 'version', 'updatedAt'] : ['id', 'slug', 'name', 'status', 'version', 'updatedAt']);
+    }));
+
+  withCollection(cmd.command('get').description(`show one ${noun} (write shape, drafts included)`).argument('<idOrSlug>'))
+    .action(action(state, async (g, idOrSlug: string, opts: { collection?: string }) => {
+      const data = await run(g, `${p}.get`, { ref: refOf(idOrSlug), ...collectionOf(opts) });
+      printResult(io, g, data, (d: unknown) => JSON.stringify(d, null, 2));
+    }));
+
+  const create = cmd.command('create').description(`create a ${noun} (a draft unless --status published)`);
+  (kind === 'page' ? create.requiredOption('--type <slug>', 'page type slug') : withCollection(create))
+    .requiredOption('--name <name>', 'display name').requiredOption('--slug <slug>', 'URL slug')
+    .option('--fields <json>', 'content as JSON, or @file.json')
+    .option(kind === 'page' ? '--seo <json>' : '--sort-order <n>', kind === 'page' ? 'SEO as JSON (ogImageId, metaTitle…)' : 'position in authored order')
+    .option('--status <status>', 'draft or published')
+    .action(action(state, async (g, opts: { type?: string; collection?: string; name: string; slug: string; fields?: string; seo?: string; sortOrder?: string; status?: string }) => {
+      const input = {
+        ...(kind === 'page' ? { pageTypeSlug: opts.type } : { collectionTypeSlug: opts.collection }),
+        name: opts.name, slug: opts.slug,
+        fields: await readJsonOption(io, 'fields', opts.fields),
+        ...(kind === 'page' ? { seo: await readJsonOption(io, 'seo', opts.seo) } : { sortOrder: opts.sortOrder === undefined ? undefined : Number(opts.sortOrder) }),
+        status: opts.status,
+      };
+      const data = await run(g, `${p}.create`, input);
+      printResult(io, g, data, (d: { id: string; slug: string; status: string }) => `Created ${noun} ${d.slug} (${d.status}), id ${d.id}.`);
+    }));
+
+  withCollection(cmd.command('update').description(`change a ${noun}: only what you pass changes; fields and seo merge key by key`).argument('<idOrSlug>'))
+    .option('--name <name>').option('--slug <slug>', 'new slug (the old one keeps redirecting)')
+    .option('--fields <json>', 'fields to change, as JSON or @file.json (null clears a field)')
+    .option(kind === 'page' ? '--seo <json>' : '--sort-order <n>', kind === 'page' ? 'SEO members to change' : 'position in authored order')
+    .option('--version <n>', 'the version you expect (refused with VERSION_CONFLICT if it moved on)')
+    .action(action(state, async (g, idOrSlug: string, opts: { collection?: string; name?: string; slug?: string; fields?: string; seo?: string; sortOrder?: string; version?: string }) => {
+      const input = {
+        ref: refOf(idOrSlug), ...collectionOf(opts), name: opts.name, slug: opts.slug,
+        fields: await readJsonOption(io, 'fields', opts.fields),
+        ...(kind === 'page' ? { seo: await readJsonOption(io, 'seo', opts.seo) } : { sortOrder: opts.sortOrder === undefined ? undefined : Number(opts.sortOrder) }),
+        version: opts.version === undefined ? undefined : Number(opts.version),
+      };
+      const data = await run(g, `${p}.update`, input);
+      printResult(io, g, data, (d: { slug: string; version: number }) => `Updated ${noun} ${d.slug}, now version ${d.version}.`);
+    }));
+
+  for (const verb of ['publish', 'unpublish'] as const) {
+    withCollection(cmd.command(verb).description(verb === 'publish' ? `publish the ${noun}'s current draft` : `take the ${noun} back to draft`).argument('<idOrSlug>'))
+      .action(action(state, async (g, idOrSlug: string, opts: { collection?: string }) => {
+        const data = await run(g, `${p}.${verb}`, { ref: refOf(idOrSlug), ...collectionOf(opts) });
+        printResult(io, g, data, (d: { slug: string; status: string }) => `${d.slug} is now ${d.status}.`);
+      }));
+  }
+
+  withCollection(cmd.command('delete').description(`delete a ${noun} (refused while other content references it, unless --force)`).argument('<idOrSlug>'))
+    .option('--force', 'delete even when referenced')
+    .action(action(state, async (g, idOrSlug: string, opts: { collection?: string; force?: boolean }) => {
+      const data = await run(g, `${p}.delete`, { ref: refOf(idOrSlug), ...collectionOf(opts), force: !!opts.force });
+      if (g.json) io.stdout.write(JSON.stringify(data, null, 2) + '\n');
+      else io.stdout.write(`Deleted ${noun} ${idOrSlug}.\n`);
+    }));
+  return cmd;
+}
+
+export function registerContent(program: Command, state: ProgramState): void {
+  const pages = registerEntryCommands(program, state, 'page');
+  const items = registerEntryCommands(program, state, 'item');
+  registerContentAdmin(pages, items, state);
+}
