@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as schema from './schema/index.js';
 
@@ -11,6 +13,23 @@ export type Schema = typeof schema;
 /** The one database type of the whole code base, whichever driver is behind it. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+
+/** The newest migration shipped, and how many there are, from drizzle-kit's journal. */
+function shippedMigrations(): { count: number; last: number } {
+  const journal = JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: Array<{ when: number }> };
+  return { count: journal.entries.length, last: journal.entries.at(-1)?.when ?? 0 };
+}
+
+/**
+ * True when the database already has every shipped migration: then opening skips drizzle's
+ * migrator, which re-reads every SQL file and issues DDL on each start (a CLI command should start fast).
+ */
+function upToDate(row: { n?: unknown; m?: unknown } | undefined): boolean {
+  const shipped = shippedMigrations();
+  return !!row && Number(row.n) === shipped.count && Number(row.m) === shipped.last;
+}
+
+const appliedQuery = 'select count(*) as n, max(created_at) as m from drizzle.__drizzle_migrations';
 
 export interface DbHandle {
   db: Db;
@@ -51,6 +70,8 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
         return async () => { await sub.unlisten(); };
       },
       async migrate() {
+        const applied = await client.unsafe(appliedQuery).then((rows) => rows[0], () => undefined);
+        if (upToDate(applied as { n?: unknown; m?: unknown } | undefined)) return;
         const { migrate } = await import('drizzle-orm/postgres-js/migrator');
         // A session lock on a one-connection client, so two processes never migrate at once.
         const single = postgres(url, { max: 1, onnotice: () => {} });
@@ -80,6 +101,8 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
       return client.listen(channel, onMessage);
     },
     async migrate() {
+      const applied = await client.query<{ n: unknown; m: unknown }>(appliedQuery).then((r) => r.rows[0], () => undefined);
+      if (upToDate(applied)) return;
       const { migrate } = await import('drizzle-orm/pglite/migrator');
       await migrate(drizzle(client, { schema }), { migrationsFolder });
     },
