@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import sharp from 'sharp';
 import type { EmittedEvent } from '../../src/runtime.js';
@@ -18,8 +19,8 @@ export interface MediaHarness {
   /** `cms_session=…` of a viewer of the default project. */
   viewerCookie: string;
   fetch(path: string, init?: RequestInit): Promise<JsonResponse>;
-  /** POST /api/v1/media with a secret key (or the one given). */
-  upload(bytes: Uint8Array, filename: string, options?: { type?: string; altText?: string; folder?: string; key?: string | null }): Promise<JsonResponse>;
+  /** POST /api/v1/media with a secret key (or the one given) and a fresh Idempotency-Key (or the one given). */
+  upload(bytes: Uint8Array, filename: string, options?: { type?: string; altText?: string; folder?: string; key?: string | null; idempotencyKey?: string | null }): Promise<JsonResponse>;
   /** A session request to the admin API (JSON body unless a FormData is given). */
   admin(method: string, path: string, options?: { body?: unknown; cookie?: string }): Promise<JsonResponse>;
   close(): Promise<void>;
@@ -59,12 +60,14 @@ export async function createMediaHarness(options: TestCmsOptions = {}): Promise<
       const headers: Record<string, string> = {};
       const k = o.key === undefined ? keys.secret : o.key;
       if (k) headers['x-api-key'] = k;
+      const idem = o.idempotencyKey === undefined ? randomUUID() : o.idempotencyKey;
+      if (idem) headers['idempotency-key'] = idem;
       return fetchJson('/api/v1/media', { method: 'POST', headers, body: form });
     },
     admin(method, path, o = {}) {
       // Origin equal to the base URL satisfies the CSRF rule for cookie-carrying writes.
       const headers: Record<string, string> = { cookie: o.cookie ?? editorCookie, origin: t.config.baseUrl };
-      let body: BodyInit | undefined;
+      let body: RequestInit['body'];
       if (o.body instanceof FormData) body = o.body;
       else if (o.body !== undefined) {
         headers['content-type'] = 'application/json';

@@ -128,16 +128,40 @@ describe(`media uploads (${testDriver})`, () => {
       expect(res.status).toBe(403);
       expect((await res.json()).error.code).toBe('FORBIDDEN');
     }
-    const preview = await h.fetch('/api/v1/media', { method: 'POST', headers: { 'x-preview-key': h.keys.preview }, body: new FormData() });
-    expect(preview.status).toBe(403);
+    // A preview key is no API key: writes need a secret one.
+    const preview = await h.fetch('/api/v1/media', { method: 'POST', headers: { 'x-preview-key': h.keys.preview, 'idempotency-key': 'p1' }, body: new FormData() });
+    expect(preview.status).toBe(401);
+  });
+
+  it('needs an Idempotency-Key and replays the first answer to a repeat', async () => {
+    const png = await makeImage('png', 6, 6, '#0000ff');
+    const missing = await h.upload(png, 'blue.png', { idempotencyKey: null });
+    expect(missing.status).toBe(400);
+    expect((await missing.json()).error.code).toBe('IDEMPOTENCY_KEY_REQUIRED');
+
+    h.events.length = 0;
+    const first = await h.upload(png, 'blue.png', { idempotencyKey: 'upload-blue-1' });
+    expect(first.status).toBe(201);
+    const created = await first.json();
+    const again = await h.upload(png, 'blue.png', { idempotencyKey: 'upload-blue-1' });
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await again.json()).toEqual(created);
+    expect(h.events).toHaveLength(1);
+    const listed = await h.t.run('media.list', { search: 'blue.png' });
+    expect(listed.pagination.total).toBe(1);
+
+    const other = await h.upload(await makeImage('png', 6, 6, '#00ffff'), 'blue.png', { idempotencyKey: 'upload-blue-1' });
+    expect(other.status).toBe(422);
+    expect((await other.json()).error.code).toBe('IDEMPOTENCY_KEY_REUSED');
   });
 
   it('refuses a request that is not multipart or has no file', async () => {
-    const json = await h.fetch('/api/v1/media', { method: 'POST', headers: { 'x-api-key': h.keys.secret, 'content-type': 'application/json' }, body: '{}' });
+    const json = await h.fetch('/api/v1/media', { method: 'POST', headers: { 'x-api-key': h.keys.secret, 'idempotency-key': 'json-1', 'content-type': 'application/json' }, body: '{}' });
     expect(json.status).toBe(400);
     const form = new FormData();
     form.set('altText', 'no file');
-    const empty = await h.fetch('/api/v1/media', { method: 'POST', headers: { 'x-api-key': h.keys.secret }, body: form });
+    const empty = await h.fetch('/api/v1/media', { method: 'POST', headers: { 'x-api-key': h.keys.secret, 'idempotency-key': 'empty-1' }, body: form });
     expect(empty.status).toBe(400);
     expect((await empty.json()).error.code).toBe('VALIDATION_FAILED');
   });

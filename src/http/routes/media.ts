@@ -1,23 +1,22 @@
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Actor } from '../../core/actor.js';
 import { CmsError } from '../../core/errors.js';
+import { checkIdempotencyKey } from '../../core/idempotency.js';
 import type { MediaFileInfo } from '../../core/media/file.js';
-import { checkAccess, type AnyOperation } from '../../core/operation.js';
-import { operations } from '../../core/registry.js';
 import { mediaFilePath } from '../../media/files.js';
 import { parseTransform, transformImage } from '../../media/transform.js';
 import { opRoute, type RequestContext, type RouteDef } from '../app.js';
+import { publicCacheControl, publicVary } from '../cache.js';
+import { statusOf } from '../errors.js';
 import { json } from '../response.js';
 
 const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const storedNamePattern = /^[0-9a-f]{64}\.[a-z0-9]{1,5}$/;
-const publicHeaders = {
-  'cache-control': 'public, max-age=900, stale-while-revalidate=1800',
-  vary: 'Accept-Encoding, X-Preview-Key, X-API-Key',
-};
+const publicHeaders = { 'cache-control': publicCacheControl, vary: publicVary };
 // Multipart framing and the other form fields, on top of the file itself.
 const multipartSlack = 1024 * 1024;
 // A bulk request may carry several files; all of it is held in memory while it is stored.
@@ -25,11 +24,6 @@ const bulkFactor = 4;
 
 // ---------------------------------------------------------------------------------------------
 // Uploads (multipart)
-
-/** Refuses early (before reading a byte) whom the operation would refuse anyway. */
-function authorizeEarly(rc: RequestContext, op: 'media.upload' | 'media.bulkUpload'): void {
-  checkAccess(operations[op] as AnyOperation, rc.actor, null);
-}
 
 /** The form of a multipart request, read with a byte limit so an endless body is cut off. */
 async function readForm(rc: RequestContext, maxBytes: number): Promise<FormData> {
@@ -84,36 +78,87 @@ async function fileInput(file: File, form: FormData, single: boolean) {
   };
 }
 
-function uploadRoute(path: string, auth: 'key' | 'session'): RouteDef {
-  return {
-    method: 'POST', path, auth,
-    async handle(rc) {
-      authorizeEarly(rc, 'media.upload');
-      const form = await readForm(rc, rc.cms.config.maxUploadBytes);
-      const file = form.get('file');
-      if (!(file instanceof File)) {
-        throw new CmsError('VALIDATION_FAILED', 'The form has no "file" field with a file', [{ path: 'file', message: 'required' }]);
-      }
-      return json({ data: await rc.run('media.upload', await fileInput(file, form, true)) }, 201);
-    },
-  };
+type UploadInput = Awaited<ReturnType<typeof fileInput>>;
+
+/** Method, path and every form entry (files by their SHA-256): a repeat must be this same request. */
+function hashUpload(rc: RequestContext, form: FormData, files: Map<File, UploadInput>): string {
+  const hash = createHash('sha256').update(`POST ${rc.url.pathname}${rc.url.search}\n`);
+  for (const [name, value] of form.entries()) {
+    const item = value instanceof File ? files.get(value) : undefined;
+    hash.update(`${name}=${item ? `file:${value instanceof File ? value.name : ''}:${createHash('sha256').update(item.data).digest('hex')}` : String(value)}\n`);
+  }
+  return hash.digest('hex');
 }
 
-function bulkUploadRoute(path: string, auth: 'key' | 'session'): RouteDef {
-  return {
-    method: 'POST', path, auth,
-    async handle(rc) {
-      authorizeEarly(rc, 'media.bulkUpload');
-      const form = await readForm(rc, rc.cms.config.maxUploadBytes * bulkFactor);
-      const files = [...form.getAll('files'), ...form.getAll('file')].filter((f): f is File => f instanceof File);
-      if (files.length === 0) {
-        throw new CmsError('VALIDATION_FAILED', 'The form has no "files" fields with files', [{ path: 'files', message: 'required' }]);
-      }
-      const inputs = await Promise.all(files.map((f) => fileInput(f, form, false)));
-      return json({ data: await rc.run('media.bulkUpload', { files: inputs }) }, 201);
-    },
-  };
-}
+// Failures a repeat must not replay: who may write, and the idempotency bookkeeping itself.
+const notReplayed = new Set(['UNAUTHORIZED', 'FORBIDDEN', 'INVALID_PREVIEW_KEY', 'RATE_LIMITED', 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_REQUIRED']);
+
+/**
+ * `POST /api/v1/media`: a secret key with media:write and, like every public write, an
+ * Idempotency-Key; the first answer is stored with the upload and replayed to repeats.
+ */
+const publicUploadRoute: RouteDef = {
+  method: 'POST',
+  path: '/api/v1/media',
+  auth: 'key',
+  async handle(rc) {
+    const actor = rc.keys.apiKey;
+    if (!actor) throw new CmsError('UNAUTHORIZED', 'API key required via the X-API-Key header (a secret key with media:write)');
+    rc.actor = actor;
+    // Refused before a byte of the body is read.
+    await rc.cms.authorize('media.upload', { actor });
+    const idemKey = checkIdempotencyKey(rc.headers.get('idempotency-key'));
+    const form = await readForm(rc, rc.cms.config.maxUploadBytes);
+    const file = form.get('file');
+    if (!(file instanceof File)) {
+      throw new CmsError('VALIDATION_FAILED', 'The form has no "file" field with a file', [{ path: 'file', message: 'required' }]);
+    }
+    const input = await fileInput(file, form, true);
+    const result = await rc.cms.runIdempotent('media.upload', input, { actor }, {
+      scope: { apiKeyId: actor.keyId, key: idemKey, requestHash: hashUpload(rc, form, new Map([[file, input]])) },
+      status: 201,
+      wrap: (r) => ({ data: r }),
+      storedFailure: (e) => {
+        const status = statusOf[e.code];
+        return status >= 400 && status < 500 && !notReplayed.has(e.code) ? { status, body: e.toJSON() } : null;
+      },
+    });
+    const headers: Record<string, string> = { 'cache-control': 'no-store' };
+    if (result.replayed) headers['idempotent-replayed'] = 'true';
+    return json(result.body, result.status, headers);
+  },
+};
+
+const adminUploadRoute: RouteDef = {
+  method: 'POST',
+  path: '/api/v1/admin/media/upload',
+  auth: 'session',
+  async handle(rc) {
+    await rc.cms.authorize('media.upload', { actor: rc.actor, project: rc.project });
+    const form = await readForm(rc, rc.cms.config.maxUploadBytes);
+    const file = form.get('file');
+    if (!(file instanceof File)) {
+      throw new CmsError('VALIDATION_FAILED', 'The form has no "file" field with a file', [{ path: 'file', message: 'required' }]);
+    }
+    return json({ data: await rc.run('media.upload', await fileInput(file, form, true)) }, 201);
+  },
+};
+
+const adminBulkUploadRoute: RouteDef = {
+  method: 'POST',
+  path: '/api/v1/admin/media/bulk-upload',
+  auth: 'session',
+  async handle(rc) {
+    await rc.cms.authorize('media.bulkUpload', { actor: rc.actor, project: rc.project });
+    const form = await readForm(rc, rc.cms.config.maxUploadBytes * bulkFactor);
+    const files = [...form.getAll('files'), ...form.getAll('file')].filter((f): f is File => f instanceof File);
+    if (files.length === 0) {
+      throw new CmsError('VALIDATION_FAILED', 'The form has no "files" fields with files', [{ path: 'files', message: 'required' }]);
+    }
+    const inputs = await Promise.all(files.map((f) => fileInput(f, form, false)));
+    return json({ data: await rc.run('media.bulkUpload', { files: inputs }) }, 201);
+  },
+};
 
 // ---------------------------------------------------------------------------------------------
 // Files
@@ -243,11 +288,11 @@ const listQuery = (rc: RequestContext) => {
 };
 
 export const mediaRoutes: RouteDef[] = [
-  uploadRoute('/api/v1/media', 'key'),
+  publicUploadRoute,
   metadataRoute,
   serveFileRoute,
-  uploadRoute(`${admin}/upload`, 'session'),
-  bulkUploadRoute(`${admin}/bulk-upload`, 'session'),
+  adminUploadRoute,
+  adminBulkUploadRoute,
   opRoute('GET', admin, 'session', 'media.list', listQuery, { wrap: (r) => r }),
   opRoute('GET', `${admin}/folders`, 'session', 'media.folders', () => ({})),
   opRoute('PUT', `${admin}/folders/:name`, 'session', 'media.renameFolder', async (rc) => {
