@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { roles, type Role } from '../../src/core/roles.js';
+import { migrationRoutes } from '../../src/http/routes/migrations.js';
+import { webhookRoutes } from '../../src/http/routes/webhooks.js';
+import { schema } from './content-support.js';
 import { createAdminHarness, type AdminHarness } from './support.js';
 
 interface Probe {
@@ -13,8 +16,29 @@ interface Probe {
 
 const typeDef = (slug: string) => ({ slug, name: slug, fields: [{ name: 'title', label: 'Title', type: 'text' }] });
 
+const missing = '00000000-0000-4000-8000-000000000000';
+const has = (routes: Array<{ method: string; path: string }>, method: string, path: string) =>
+  routes.some((r) => r.method === method && r.path === path);
+
 /** One or more routes per class; every role is tried against every one. */
 const probes: Probe[] = [
+  { class: 'content read', needs: 'viewer', method: 'GET', path: '/api/v1/admin/pages' },
+  { class: 'content read', needs: 'viewer', method: 'GET', path: '/api/v1/admin/collection-items?collection=authors' },
+  { class: 'content read', needs: 'viewer', method: 'GET', path: `/api/v1/admin/pages/${missing}/versions` },
+  { class: 'content read', needs: 'viewer', method: 'GET', path: '/api/v1/admin/media' },
+  { class: 'content write', needs: 'editor', method: 'POST', path: '/api/v1/admin/pages', body: (r) => ({ pageTypeSlug: 'article', name: r, slug: `page-${r}` }) },
+  { class: 'content write', needs: 'editor', method: 'POST', path: '/api/v1/admin/collection-items', body: (r) => ({ collectionTypeSlug: 'authors', name: r, slug: `item-${r}` }) },
+  { class: 'content write', needs: 'editor', method: 'POST', path: '/api/v1/admin/pages/bulk-publish', body: () => ({ ids: [missing] }) },
+  { class: 'content write', needs: 'editor', method: 'POST', path: `/api/v1/admin/pages/${missing}/clone`, body: () => ({}) },
+  { class: 'content write', needs: 'editor', method: 'POST', path: `/api/v1/admin/collection-items/${missing}/schedule`, body: () => ({ publishAt: '2030-01-01T00:00:00Z' }) },
+  { class: 'content write', needs: 'editor', method: 'PUT', path: `/api/v1/admin/media/${missing}`, body: () => ({ altText: 'x' }) },
+  // Webhooks and migrations join the matrix as their routes exist.
+  ...(has(webhookRoutes, 'GET', '/api/v1/admin/webhooks')
+    ? [{ class: 'webhooks', needs: 'developer', method: 'GET', path: '/api/v1/admin/webhooks' } as Probe] : []),
+  ...(has(webhookRoutes, 'POST', '/api/v1/admin/webhooks')
+    ? [{ class: 'webhooks', needs: 'developer', method: 'POST', path: '/api/v1/admin/webhooks', body: () => ({ url: 'http://127.0.0.1:9/hook', events: ['page.created'] }) } as Probe] : []),
+  ...(has(migrationRoutes, 'GET', '/api/v1/admin/migrations')
+    ? [{ class: 'migrations', needs: 'developer', method: 'GET', path: '/api/v1/admin/migrations' } as Probe] : []),
   { class: 'schema read', needs: 'viewer', method: 'GET', path: '/api/v1/admin/page-types' },
   { class: 'schema read', needs: 'viewer', method: 'GET', path: '/api/v1/admin/components' },
   { class: 'schema', needs: 'developer', method: 'POST', path: '/api/v1/admin/page-types', body: (r) => typeDef(`type-${r}`) },
@@ -33,6 +57,7 @@ describe('role matrix', () => {
   const cookies = new Map<Role, string>();
   beforeAll(async () => {
     h = await createAdminHarness();
+    await h.t.run('schema.push', schema);
     await h.t.run('types.create', { kind: 'components', definition: typeDef('shared') });
     for (const role of roles) {
       const user = await h.createUser(role);
@@ -48,7 +73,7 @@ describe('role matrix', () => {
         const res = await h.call(probe.method, probe.path, { cookie: cookies.get(role)!, ...(probe.body ? { body: probe.body(role) } : {}) });
         const body = await res.json();
         if (ok) {
-          // Allowed: the operation ran (the members probe names no user, so it answers 404).
+          // Allowed: the operation ran (probes naming nothing that exists answer 404).
           expect([200, 201, 404]).toContain(res.status);
           expect(body.error?.code).not.toBe('FORBIDDEN');
         } else {

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import type { Ctx } from '../../context.js';
+import { defineOperation } from '../../operation.js';
+import { slugSchema } from '../../slug.js';
+import { createEntry, findEntry } from '../entries.js';
+import type { EntryKind, EntryStore } from '../store.js';
+import { collectionInput, editorAccess, opPrefix, refSchema } from './shared.js';
+
+/** `about` → `about-copy`, then `about-copy-2`, … whichever is free first. */
+async function freeCopySlug(ctx: Ctx, store: EntryStore, typeId: string, slug: string): Promise<string> {
+  const base = `${slug.slice(0, 240)}-copy`;
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? base : `${base}-${n}`;
+    if (!(await store.slugTaken(ctx.db, ctx.project.id, typeId, candidate))) return candidate;
+  }
+}
+
+/** A new draft with the source's draft content (and SEO); emits *.created with the clone. */
+export function cloneOperation(kind: EntryKind) {
+  return defineOperation({
+    name: `${opPrefix(kind)}.clone`,
+    input: z.strictObject({
+      ref: refSchema,
+      collection: collectionInput,
+      slug: slugSchema.optional(),
+      name: z.string().trim().min(1).max(255).optional(),
+    }),
+    access: editorAccess,
+    write: true,
+    async run(ctx, input) {
+      const { row, type, store } = await findEntry(ctx, kind, input.ref, input.collection);
+      const slug = input.slug ?? (await freeCopySlug(ctx, store, type.id, row.slug));
+      const name = input.name ?? `${row.name} (copy)`.slice(0, 255);
+      return createEntry(ctx, kind, {
+        typeSlug: type.slug,
+        name,
+        slug,
+        fields: row.draftContent,
+        ...(kind === 'page' ? { seo: row.seo } : {}),
+        status: 'draft',
+      });
+    },
+  });
+}
