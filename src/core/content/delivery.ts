@@ -42,11 +42,22 @@ function sortColumns(table: Table, sort: ListQuery['sort']): SQL[] {
   return out;
 }
 
+/**
+ * Text PostgreSQL's numeric cast accepts: `12`, `-3`, `12.5`, `.5`, `1e2`, with spaces around;
+ * short enough (and with a small enough exponent) that the cast can never overflow.
+ */
+const numericText = '^\\s*[-+]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][-+]?[0-9]{1,4})?\\s*$';
+const numericTextMax = 200;
+
+/**
+ * The value as a number for gt/lt/gte/lte: JSON numbers, and strings that look numeric (the
+ * contract casts before comparing). Anything else is null, so it never matches a numeric
+ * comparison and never breaks the query.
+ */
 function numericOf(expr: SQL, isJson: boolean): SQL {
-  // A value that is not a number never matches a numeric comparison (and never breaks the query).
-  return isJson
-    ? sql`(case when jsonb_typeof(${expr}) = 'number' then (${expr})::text::numeric end)`
-    : sql`(case when ${expr} ~ '^-?[0-9]+(\\.[0-9]+)?$' then (${expr})::numeric end)`;
+  const fromText = (text: SQL) => sql`(case when length(${text}) <= ${numericTextMax} and ${text} ~ ${numericText} then (${text})::numeric end)`;
+  if (!isJson) return fromText(expr);
+  return sql`(case jsonb_typeof(${expr}) when 'number' then (${expr})::text::numeric when 'string' then ${fromText(sql`(${expr} #>> '{}')`)} end)`;
 }
 
 function filterCondition(content: SQL, table: Table, f: FilterCondition): SQL {

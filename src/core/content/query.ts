@@ -119,15 +119,23 @@ export function parsePageTypeFilter(pairs: QueryPairs): string | undefined {
   return pageType;
 }
 
+const invalidPath = (parameter: string, field: string) => new CmsError('INVALID_JSON_FIELD_PATH',
+  `Invalid field path "${field}": use fields.<name>[.<name>…] with letters, digits and underscores, no leading, trailing or double dots`,
+  { parameter, field });
+
 /** Collection filters: `filter[field][op]=value`, the first 20 in query-string order. */
 export function parseCollectionFilters(pairs: QueryPairs): FilterCondition[] {
   const out: FilterCondition[] = [];
   for (const [key, value] of pairs) {
     if (!key.startsWith('filter')) continue;
-    const m = filterKey.exec(key);
-    if (!m) throw invalid(key, 'filters look like filter[field][operator]=value');
     // Extra conditions are dropped silently (the contract), before they are even checked.
     if (out.length >= maxFilterConditions) continue;
+    const m = filterKey.exec(key);
+    if (!m) {
+      // `filter[fields.list[0]]`: brackets are not path characters either.
+      if (key.startsWith('filter[fields')) throw invalidPath(key, key.slice('filter['.length).replace(/\](\[[^\]]*\])?$/, ''));
+      throw invalid(key, 'filters look like filter[field][operator]=value');
+    }
     const field = m[1]!;
     const op = (m[2] ?? 'eq') as FilterOperator;
     if (!filterOperators.includes(op)) throw invalid(key, `unknown operator "${m[2]}"; use ${filterOperators.join(', ')}`);
@@ -135,11 +143,7 @@ export function parseCollectionFilters(pairs: QueryPairs): FilterCondition[] {
     if (field === 'name' || field === 'slug') target = { core: field };
     else if (field === 'fields' || field.startsWith('fields.')) {
       const path = field.slice('fields.'.length);
-      if (field === 'fields' || !jsonPathPattern.test(path)) {
-        throw new CmsError('INVALID_JSON_FIELD_PATH',
-          `Invalid field path "${field}": use fields.<name>[.<name>…] with letters, digits and underscores, no leading, trailing or double dots`,
-          { parameter: key, field });
-      }
+      if (field === 'fields' || !jsonPathPattern.test(path)) throw invalidPath(key, field);
       target = { path: path.split('.') };
     } else {
       throw new CmsError('INVALID_FILTER_FIELD', `Cannot filter by "${field}": use name, slug or fields.<name>`, { parameter: key, field });
