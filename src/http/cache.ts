@@ -74,14 +74,37 @@ export function createResponseCache(cms: Cms, options: { enabled: boolean; maxEn
 
 export type ResponseCache = ReturnType<typeof createResponseCache>;
 
-/** The body in the encoding the client accepts, compressed once and kept with the entry. */
+/**
+ * The codings an Accept-Encoding header allows, with their weights (`br;q=0` refuses brotli). A
+ * `*` stands for every coding not named.
+ */
+function acceptedCodings(header: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const part of header.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    let q = 1;
+    for (const p of params) {
+      const m = /^\s*q\s*=\s*([0-9.]+)\s*$/.exec(p);
+      if (m) q = Number(m[1]);
+    }
+    out.set(name.trim(), Number.isFinite(q) ? q : 0);
+  }
+  return out;
+}
+
+/** The body in the encoding the client accepts (brotli before gzip), compressed once and kept with the entry. */
 export function encodedBody(entry: CachedResponse, acceptEncoding: string | null): { body: Buffer; encoding: string | null } {
   if (entry.body.length < 1024 || !acceptEncoding) return { body: entry.body, encoding: null };
-  if (/\bbr\b/.test(acceptEncoding)) {
+  const codings = acceptedCodings(acceptEncoding);
+  const weight = (name: string) => codings.get(name) ?? codings.get('*') ?? 0;
+  const br = weight('br');
+  const gzip = weight('gzip');
+  if (br > 0 && br >= gzip) {
     entry.br ??= brotliCompressSync(entry.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } });
     return { body: entry.br, encoding: 'br' };
   }
-  if (/\bgzip\b/.test(acceptEncoding)) {
+  if (gzip > 0) {
     entry.gzip ??= gzipSync(entry.body, { level: 6 });
     return { body: entry.gzip, encoding: 'gzip' };
   }
