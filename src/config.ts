@@ -4,10 +4,12 @@ import { z } from 'zod';
 
 export const configFileName = 'cms.config.json';
 
+const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
 /** What `cms.config.json` may hold. Every member is optional: no file at all works too. */
 export const configFileSchema = z.strictObject({
   $schema: z.string().optional(),
-  project: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/).optional(),
+  project: z.string().regex(slugPattern, 'must be a slug: lowercase letters, digits and single hyphens').optional(),
   dataDir: z.string().optional(),
   schemasDir: z.string().optional(),
   databaseUrl: z.string().optional(),
@@ -32,6 +34,8 @@ export interface CmsConfig {
   schemasDir: string;
   databaseUrl: string | undefined;
   baseUrl: string;
+  /** baseUrl came from CMS_BASE_URL or the file; otherwise it follows where `cms serve` listens. */
+  baseUrlSet: boolean;
   port: number;
   host: string;
   cache: boolean;
@@ -61,6 +65,9 @@ export interface LoadConfigOptions {
   configFile?: string | undefined;
   env?: NodeJS.ProcessEnv;
   project?: string | undefined;
+  /** Command-line values (`cms serve --port/--host`): they win over the environment and the file. */
+  port?: number | undefined;
+  host?: string | undefined;
 }
 
 export function loadConfig(options: LoadConfigOptions = {}): CmsConfig {
@@ -69,10 +76,16 @@ export function loadConfig(options: LoadConfigOptions = {}): CmsConfig {
   const file = options.configFile ? resolve(cwd, options.configFile) : findConfigFile(cwd);
   let parsed: ConfigFile = {};
   if (file) {
-    if (!existsSync(file)) throw new ConfigError(`Config file ${file} does not exist`);
+    if (!existsSync(file)) throw new ConfigError(`Config file ${file} does not exist; check --config, or run \`cms init\` to create one`);
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (e) {
+      throw new ConfigError(`Cannot read the config file ${file}: ${(e as Error).message}`);
+    }
     let raw: unknown;
     try {
-      raw = JSON.parse(readFileSync(file, 'utf8'));
+      raw = JSON.parse(text);
     } catch (e) {
       throw new ConfigError(`${file} is not valid JSON: ${(e as Error).message}`);
     }
@@ -84,23 +97,38 @@ export function loadConfig(options: LoadConfigOptions = {}): CmsConfig {
     parsed = result.data;
   }
   const rootDir = file ? dirname(file) : resolve(cwd);
-  const port = env.PORT ? Number(env.PORT) : parsed.server?.port ?? 3000;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be a port number, got ${env.PORT}`);
-  const host = env.HOST || parsed.server?.host || '127.0.0.1';
-  const dataDir = resolve(rootDir, env.CMS_DATA_DIR || parsed.dataDir || '.cms');
-  const baseUrl = (env.CMS_BASE_URL || parsed.baseUrl || `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`).replace(/\/+$/, '');
+  const port = options.port ?? (env.PORT ? Number(env.PORT) : parsed.server?.port ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ConfigError(`${options.port !== undefined ? '--port' : 'PORT'} must be a port number (0-65535), got ${options.port ?? env.PORT}`);
+  }
+  const host = options.host || env.HOST || parsed.server?.host || '127.0.0.1';
+  // Paths in the file are relative to the file; a path in the environment to where the command runs.
+  const dataDir = env.CMS_DATA_DIR ? resolve(cwd, env.CMS_DATA_DIR) : resolve(rootDir, parsed.dataDir || '.cms');
+  if (env.CMS_BASE_URL && !z.url().safeParse(env.CMS_BASE_URL).success) {
+    throw new ConfigError(`CMS_BASE_URL must be an absolute URL like https://cms.example.com, got ${env.CMS_BASE_URL}`);
+  }
+  const baseUrl = (env.CMS_BASE_URL || parsed.baseUrl || `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, '');
   const maxUpload = env.CMS_MAX_UPLOAD_BYTES ? Number(env.CMS_MAX_UPLOAD_BYTES) : parsed.media?.maxUploadBytes ?? 50 * 1024 * 1024;
+  if (!Number.isSafeInteger(maxUpload) || maxUpload <= 0) {
+    throw new ConfigError(`CMS_MAX_UPLOAD_BYTES must be a positive number of bytes, got ${env.CMS_MAX_UPLOAD_BYTES}`);
+  }
+  const project = options.project || env.CMS_PROJECT || parsed.project || 'default';
+  if (!slugPattern.test(project)) {
+    const from = options.project ? '--project' : env.CMS_PROJECT ? 'CMS_PROJECT' : 'project';
+    throw new ConfigError(`${from} must be a project slug (lowercase letters, digits and single hyphens, like my-site), got "${project}"`);
+  }
   const rateLimit = env.CMS_RATE_LIMIT
     ? parseRateLimit(env.CMS_RATE_LIMIT)
     : parsed.server?.rateLimit === undefined ? { requests: 600, windowSeconds: 60 } : parsed.server.rateLimit;
   return {
     rootDir,
     configFile: file,
-    project: options.project || env.CMS_PROJECT || parsed.project || 'default',
+    project,
     dataDir,
     schemasDir: resolve(rootDir, parsed.schemasDir || 'schemas'),
     databaseUrl: env.DATABASE_URL || parsed.databaseUrl || undefined,
     baseUrl,
+    baseUrlSet: !!(env.CMS_BASE_URL || parsed.baseUrl),
     port,
     host,
     cache: env.CMS_CACHE ? env.CMS_CACHE !== 'off' && env.CMS_CACHE !== 'false' : parsed.server?.cache ?? true,

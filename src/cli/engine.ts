@@ -50,6 +50,15 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * whose process died is taken over. Waits a while for a short command to finish first.
  */
 export async function acquireDbLock(dataDir: string, purpose: string, waitMs = 15_000): Promise<() => void> {
+  const got = await acquireDbLockUnless(dataDir, purpose, waitMs, () => false);
+  return got!;
+}
+
+/**
+ * Like acquireDbLock, but stops waiting (and answers null) as soon as `giveUp` says so: a CLI
+ * command that finds `cms serve` starting up waits for it to be ready, then goes through it.
+ */
+async function acquireDbLockUnless(dataDir: string, purpose: string, waitMs: number, giveUp: () => boolean): Promise<(() => void) | null> {
   mkdirSync(dataDir, { recursive: true });
   const file = dbLockFile(dataDir);
   const deadline = Date.now() + waitMs;
@@ -74,6 +83,7 @@ export async function acquireDbLock(dataDir: string, purpose: string, waitMs = 1
       rmSync(file, { force: true });
       continue;
     }
+    if (giveUp()) return null;
     if (Date.now() > deadline) {
       throw new CmsError('SERVER_BUSY',
         `The database in ${dataDir} is in use by process ${holder.pid} (${holder.purpose ?? 'cms'}). ` +
@@ -97,12 +107,17 @@ async function localEngine(config: CmsConfig): Promise<Engine> {
   const embedded = !isPostgresUrl(config.databaseUrl);
   let release: (() => void) | null = null;
   if (embedded) {
-    release = await acquireDbLock(config.dataDir, 'cms command');
-    // A server may have started while we waited for the lock: then it owns the data.
-    const server = readServerInfo(config.dataDir);
-    if (server) {
-      release();
-      return serverEngine(config, server, config.project);
+    // A server that starts while we wait (it holds the lock from its first moment) owns the data
+    // once it is up: the command then goes through it.
+    for (;;) {
+      release = await acquireDbLockUnless(config.dataDir, 'cms command', 30_000, () => readServerInfo(config.dataDir) !== null);
+      const server = readServerInfo(config.dataDir);
+      if (server) {
+        release?.();
+        return serverEngine(config, server, config.project);
+      }
+      // The server we gave way to stopped again before we could reach it: queue for the lock anew.
+      if (release) break;
     }
   }
   try {
@@ -140,9 +155,12 @@ function serverEngine(config: CmsConfig, server: ServerLockInfo, project: string
           signal: AbortSignal.timeout(10 * 60_000),
         });
       } catch (e) {
+        const cause = (e as { cause?: { code?: unknown } }).cause?.code;
         throw new CmsError('SERVER_BUSY',
-          `cms serve (pid ${server.pid}) holds ${config.dataDir} but does not answer at ${server.url} (${(e as Error).message}). ` +
-          `If it hung, stop it (kill ${server.pid}) and run the command again.`);
+          `cms serve (pid ${server.pid}) holds ${config.dataDir} but does not answer at ${server.url} ` +
+          `(${typeof cause === 'string' ? cause : (e as Error).message}). If it hung, stop it (kill ${server.pid}); if no cms serve ` +
+          `runs any more (the pid may belong to another program now), delete ${serverFile(config.dataDir)} and ${dbLockFile(config.dataDir)}. ` +
+          'Then run the command again.');
       }
       const body = (await res.json().catch(() => null)) as { data?: unknown; error?: { code: string; message: string; details?: unknown } } | null;
       if (res.ok && body && 'data' in body) return body.data;

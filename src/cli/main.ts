@@ -63,6 +63,15 @@ export function reportError(io: Io, globals: GlobalOptions, e: unknown): number 
   return exitCodes.failed;
 }
 
+const usageMessage = (e: CommanderError): string =>
+  e.code === 'commander.help' ? 'A command is missing: the usage is printed on stderr' : e.message.replace(/^error:\s*/, '');
+
+/** `--json` anywhere before a `--`: known even when the command line did not parse. */
+const wantsJson = (argv: string[]): boolean => {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).includes('--json');
+};
+
 export async function run(argv: string[], io: Io = processIo()): Promise<number> {
   const state: ProgramState = { io, exitCode: exitCodes.ok };
   const program = createProgram(state);
@@ -71,6 +80,10 @@ export async function run(argv: string[], io: Io = processIo()): Promise<number>
   } catch (e) {
     if (e instanceof CommanderError) {
       if (e.exitCode === 0) return exitCodes.ok;
+      // Commander has told the person on stderr; a script asking for JSON gets its one document too.
+      if (wantsJson(argv)) {
+        io.stdout.write(JSON.stringify({ error: { code: 'USAGE', message: usageMessage(e) } }, null, 2) + '\n');
+      }
       return exitCodes.usage;
     }
     return reportError(io, program.opts() as GlobalOptions, e);

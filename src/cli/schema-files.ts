@@ -41,6 +41,33 @@ export function writeSchemaFile(schemasDir: string, kind: KindKey, definition: {
   const folder = join(schemasDir, kindDirs[kind]);
   mkdirSync(folder, { recursive: true });
   const path = join(folder, `${definition.slug}.json`);
-  writeFileSync(path, JSON.stringify({ $schema: '../cms-schema.json', ...definition }, null, 2) + '\n');
+  writeFileSync(path, JSON.stringify({ $schema: '../cms-schema.json', ...inFileOrder(definition) }, null, 2) + '\n');
   return path;
+}
+
+const definitionKeys = ['slug', 'name', 'fields'];
+const fieldKeys = ['name', 'label', 'type', 'required', 'defaultValue', 'options'];
+
+/**
+ * The database keeps definitions as JSONB, which does not keep key order; files get the order
+ * people write them in, so a pulled file diffs cleanly against the one that was pushed.
+ */
+function inFileOrder<T>(definition: T): T {
+  const ordered = (value: unknown, keys: string[]): unknown => {
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
+    const obj = value as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const k of keys) if (k in obj) out[k] = obj[k];
+    for (const k of Object.keys(obj)) if (!(k in out)) out[k] = obj[k];
+    return out;
+  };
+  const field = (f: unknown): unknown => {
+    const o = ordered(f, fieldKeys) as Record<string, unknown>;
+    const options = o?.options as Record<string, unknown> | undefined;
+    if (options && Array.isArray(options.fields)) o.options = { ...options, fields: options.fields.map(field) };
+    return o;
+  };
+  const def = ordered(definition, definitionKeys) as Record<string, unknown>;
+  if (Array.isArray(def.fields)) def.fields = def.fields.map(field);
+  return def as T;
 }

@@ -6,6 +6,26 @@ import { consoleLogger, createCms } from '../runtime.js';
 import { acquireDbLock, readServerInfo, writeServerInfo } from './engine.js';
 import type { GlobalOptions, Io } from './io.js';
 
+const stopSignals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * listhen's `autoClose` answers SIGINT/SIGTERM/SIGHUP with `process.exit(0)`, which would skip our
+ * shutdown (PGlite left open, server.json and db.lock left behind). Runs `start` and takes off the
+ * signal handlers it added, so ours are the only ones.
+ */
+async function withoutForeignSignalHandlers<T>(start: () => Promise<T>): Promise<T> {
+  const before = new Map(stopSignals.map((s) => [s, new Set(process.listeners(s))]));
+  try {
+    return await start();
+  } finally {
+    for (const s of stopSignals) {
+      for (const listener of process.listeners(s)) {
+        if (!before.get(s)!.has(listener)) process.off(s, listener);
+      }
+    }
+  }
+}
+
 /**
  * `cms serve`: holds the data folder (PGlite allows one process), writes where CLI commands can
  * reach it, serves until SIGINT/SIGTERM, then lets in-flight requests finish and exits 0.
@@ -16,43 +36,50 @@ export async function serve(config: CmsConfig, io: Io, globals: GlobalOptions): 
   if (embedded) {
     const running = readServerInfo(config.dataDir);
     if (running) {
-      throw new CmsError('SERVER_BUSY', `cms serve is already running on this data folder (pid ${running.pid}, ${running.url}); stop it first or use another folder`);
+      throw new CmsError('SERVER_BUSY',
+        `cms serve is already running on ${config.dataDir} (pid ${running.pid}, ${running.url}). ` +
+        'Use that one (CLI commands reach it by themselves), stop it first, or give this one another data folder (CMS_DATA_DIR).');
     }
     release = await acquireDbLock(config.dataDir, 'cms serve');
   }
-  let cleanup: Array<() => Promise<void> | void> = [];
+  // Undone in reverse order: first no new CLI commands, then no new requests, then the jobs, the database.
+  const cleanup: Array<() => Promise<void> | void> = [];
+  // Signals that arrive while starting up stop the server as soon as it is up.
+  let stopRequested = false;
+  let wake: (() => void) | null = null;
+  const stop = () => {
+    stopRequested = true;
+    wake?.();
+  };
+  for (const s of stopSignals) process.on(s, stop);
   try {
     const cms = await createCms(config, { log: consoleLogger });
     cleanup.push(() => cms.close());
-    const { startServer } = await import('../http/serve.js');
     const token = randomToken(32);
-    const server = await startServer(cms, { port: config.port, host: config.host, cliToken: token });
-    cleanup.unshift(() => server.close());
+    const server = await withoutForeignSignalHandlers(async () => {
+      const { startServer } = await import('../http/serve.js');
+      return startServer(cms, { port: config.port, host: config.host, cliToken: token });
+    });
+    cleanup.push(() => server.close());
+    // With port 0 (or no base URL configured) links and the CSRF origin check follow the real address.
+    if (!config.baseUrlSet) config.baseUrl = server.url;
     const { startJobs } = await import('../jobs.js');
     const jobs = startJobs(cms);
-    cleanup.unshift(() => jobs.stop());
+    // Stopped after the server: requests in flight may still enqueue work, which the last pass sees.
+    cleanup.splice(1, 0, () => jobs.stop());
     if (embedded) {
-      const removeInfo = writeServerInfo(config.dataDir, { pid: process.pid, url: server.url, token, startedAt: new Date().toISOString() });
-      cleanup.push(removeInfo);
+      cleanup.push(writeServerInfo(config.dataDir, { pid: process.pid, url: server.url, token, startedAt: new Date().toISOString() }));
     }
     if (globals.json) io.stdout.write(JSON.stringify({ data: { url: server.url, pid: process.pid } }) + '\n');
     else io.stdout.write(`cms serving project "${config.project}" at ${server.url}\n`);
 
-    await new Promise<void>((resolve) => {
-      const stop = () => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        resolve();
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-    });
+    if (!stopRequested) await new Promise<void>((resolve) => { wake = resolve; });
     if (!globals.json) io.stderr.write('Shutting down: finishing requests in flight…\n');
   } finally {
-    for (const fn of cleanup) {
+    for (const fn of cleanup.reverse()) {
       try { await fn(); } catch (e) { io.stderr.write(`shutdown: ${(e as Error).message}\n`); }
     }
-    cleanup = [];
     release?.();
+    for (const s of stopSignals) process.off(s, stop);
   }
 }

@@ -11,9 +11,10 @@ export function registerServe(program: Command, state: ProgramState): void {
     .action(action(state, async (g, opts: { port?: string; host?: string }) => {
       if (opts.port !== undefined && !/^\d+$/.test(opts.port)) throw new UsageError(`--port must be a number, got ${opts.port}`);
       const { loadConfig } = await import('../../config.js');
-      const config = loadConfig({ cwd: io.cwd, configFile: g.config, env: io.env, project: g.project });
-      if (opts.port !== undefined) config.port = Number(opts.port);
-      if (opts.host) config.host = opts.host;
+      const config = loadConfig({
+        cwd: io.cwd, configFile: g.config, env: io.env, project: g.project,
+        port: opts.port === undefined ? undefined : Number(opts.port), host: opts.host,
+      });
       const { serve } = await import('../serve-process.js');
       await serve(config, io, g);
     }));

@@ -1,0 +1,151 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, findConfigFile, loadConfig } from '../src/config.js';
+
+describe('loadConfig', () => {
+  let root: string;
+  const write = (path: string, value: unknown) => {
+    mkdirSync(join(path, '..'), { recursive: true });
+    writeFileSync(path, typeof value === 'string' ? value : JSON.stringify(value));
+    return path;
+  };
+
+  beforeAll(() => { root = mkdtempSync(join(tmpdir(), 'cms-config-')); });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('works without any file: ./.cms, project default, port 3000 on 127.0.0.1', () => {
+    const cwd = join(root, 'bare');
+    mkdirSync(cwd);
+    const config = loadConfig({ cwd, env: {} });
+    expect(config).toMatchObject({
+      rootDir: cwd,
+      configFile: null,
+      project: 'default',
+      dataDir: join(cwd, '.cms'),
+      schemasDir: join(cwd, 'schemas'),
+      databaseUrl: undefined,
+      port: 3000,
+      host: '127.0.0.1',
+      baseUrl: 'http://127.0.0.1:3000',
+      baseUrlSet: false,
+    });
+  });
+
+  it('finds the nearest cms.config.json above the working folder and resolves paths against it', () => {
+    const project = join(root, 'walk');
+    const file = write(join(project, 'cms.config.json'), { project: 'site', dataDir: 'var/data', schemasDir: 'defs', server: { port: 4000, host: '0.0.0.0' } });
+    const cwd = join(project, 'a', 'b');
+    mkdirSync(cwd, { recursive: true });
+    expect(findConfigFile(cwd)).toBe(file);
+    expect(loadConfig({ cwd, env: {} })).toMatchObject({
+      rootDir: project,
+      configFile: file,
+      project: 'site',
+      dataDir: join(project, 'var', 'data'),
+      schemasDir: join(project, 'defs'),
+      port: 4000,
+      host: '0.0.0.0',
+      baseUrl: 'http://localhost:4000',
+    });
+  });
+
+  it('--config names the file, relative to the working folder', () => {
+    const file = write(join(root, 'elsewhere', 'staging.json'), { project: 'staging' });
+    const config = loadConfig({ cwd: root, configFile: 'elsewhere/staging.json', env: {} });
+    expect(config).toMatchObject({ configFile: file, project: 'staging', dataDir: join(root, 'elsewhere', '.cms') });
+  });
+
+  it('the environment wins over the file', () => {
+    const project = join(root, 'env');
+    write(join(project, 'cms.config.json'), {
+      project: 'site', dataDir: 'data', databaseUrl: 'postgres://file@db/site', baseUrl: 'https://file.example', server: { port: 4000, host: '127.0.0.1' },
+    });
+    const config = loadConfig({
+      cwd: project,
+      env: {
+        DATABASE_URL: 'postgres://env@db/other', CMS_DATA_DIR: '/srv/cms', PORT: '8080', HOST: '0.0.0.0',
+        CMS_BASE_URL: 'https://cms.example.com/', CMS_PROJECT: 'other',
+      },
+    });
+    expect(config).toMatchObject({
+      databaseUrl: 'postgres://env@db/other', dataDir: '/srv/cms', port: 8080, host: '0.0.0.0',
+      baseUrl: 'https://cms.example.com', baseUrlSet: true, project: 'other',
+    });
+  });
+
+  it('takes the database URL from the file when the environment has none', () => {
+    const project = join(root, 'file-db');
+    write(join(project, 'cms.config.json'), { databaseUrl: 'postgresql://u@h/d' });
+    expect(loadConfig({ cwd: project, env: {} }).databaseUrl).toBe('postgresql://u@h/d');
+  });
+
+  it('resolves a relative CMS_DATA_DIR against the working folder, not the config file', () => {
+    const project = join(root, 'rel');
+    write(join(project, 'cms.config.json'), {});
+    const cwd = join(project, 'sub');
+    mkdirSync(cwd, { recursive: true });
+    expect(loadConfig({ cwd, env: { CMS_DATA_DIR: 'local-data' } }).dataDir).toBe(join(cwd, 'local-data'));
+  });
+
+  it('command-line port and host win over the environment, and the base URL follows them', () => {
+    const config = loadConfig({ cwd: root, env: { PORT: '8080', HOST: '0.0.0.0' }, port: 5000, host: '127.0.0.2' });
+    expect(config).toMatchObject({ port: 5000, host: '127.0.0.2', baseUrl: 'http://127.0.0.2:5000', baseUrlSet: false });
+  });
+
+  it('--project wins over CMS_PROJECT and the file', () => {
+    const project = join(root, 'proj');
+    write(join(project, 'cms.config.json'), { project: 'site' });
+    expect(loadConfig({ cwd: project, env: { CMS_PROJECT: 'env' }, project: 'flag' }).project).toBe('flag');
+  });
+
+  it('reads the server and media settings', () => {
+    const project = join(root, 'settings');
+    write(join(project, 'cms.config.json'), { server: { cache: false, corsOrigin: 'https://app.example', rateLimit: null }, media: { maxUploadBytes: 1024 } });
+    expect(loadConfig({ cwd: project, env: {} })).toMatchObject({ cache: false, corsOrigin: 'https://app.example', rateLimit: null, maxUploadBytes: 1024 });
+    expect(loadConfig({ cwd: project, env: { CMS_CACHE: 'on', CMS_RATE_LIMIT: '100/10', CMS_MAX_UPLOAD_BYTES: '2048' } }))
+      .toMatchObject({ cache: true, rateLimit: { requests: 100, windowSeconds: 10 }, maxUploadBytes: 2048 });
+    expect(loadConfig({ cwd: project, env: { CMS_RATE_LIMIT: 'off' } }).rateLimit).toBeNull();
+  });
+
+  describe('refuses with a ConfigError that says what is wrong', () => {
+    const refuses = (options: Parameters<typeof loadConfig>[0], message: RegExp) => {
+      expect(() => loadConfig(options)).toThrow(ConfigError);
+      expect(() => loadConfig(options)).toThrow(message);
+    };
+
+    it('a --config file that does not exist', () => {
+      refuses({ cwd: root, configFile: 'missing.json', env: {} }, /missing\.json does not exist/);
+    });
+
+    it('a file that is not JSON', () => {
+      write(join(root, 'bad-json', 'cms.config.json'), '{ "project": ');
+      refuses({ cwd: join(root, 'bad-json'), env: {} }, /cms\.config\.json is not valid JSON/);
+    });
+
+    it('unknown keys and wrong types, all named at once', () => {
+      write(join(root, 'bad-shape', 'cms.config.json'), { project: 'Bad Slug', server: { port: 'eighty' }, colour: 'blue' });
+      const cwd = join(root, 'bad-shape');
+      refuses({ cwd, env: {} }, /is invalid: .*project: must be a slug/);
+      refuses({ cwd, env: {} }, /server\.port: /);
+      refuses({ cwd, env: {} }, /colour/);
+    });
+
+    it('a PORT that is not a port number', () => {
+      refuses({ cwd: root, env: { PORT: 'http' } }, /PORT must be a port number/);
+      refuses({ cwd: root, env: { PORT: '70000' } }, /PORT must be a port number/);
+    });
+
+    it('a project slug from the command line or the environment that is not a slug', () => {
+      refuses({ cwd: root, env: {}, project: 'My Site' }, /--project must be a project slug/);
+      refuses({ cwd: root, env: { CMS_PROJECT: 'a--b' } }, /CMS_PROJECT must be a project slug/);
+    });
+
+    it('a CMS_BASE_URL that is not a URL, a bad CMS_RATE_LIMIT or CMS_MAX_UPLOAD_BYTES', () => {
+      refuses({ cwd: root, env: { CMS_BASE_URL: 'cms.example.com' } }, /CMS_BASE_URL must be an absolute URL/);
+      refuses({ cwd: root, env: { CMS_RATE_LIMIT: 'lots' } }, /CMS_RATE_LIMIT must look like 600\/60/);
+      refuses({ cwd: root, env: { CMS_MAX_UPLOAD_BYTES: 'big' } }, /CMS_MAX_UPLOAD_BYTES must be a positive number/);
+    });
+  });
+});
