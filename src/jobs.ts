@@ -24,9 +24,7 @@ const schedulerJobs: JobFactory = (cms) => [{
   name: 'scheduler',
   intervalMs: 60_000,
   async tick() {
-    if ('content.publishDue' in (await import('./core/registry.js')).operations) {
-      await cms.run('content.publishDue' as never, {}, { actor: { kind: 'system', job: 'scheduler' } });
-    }
+    await cms.run('content.publishDue', {}, { actor: { kind: 'system', job: 'scheduler' } });
   },
 }];
 
