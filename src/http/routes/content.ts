@@ -53,15 +53,18 @@ function respond(rc: RequestContext, entry: CachedResponse, single: boolean): Re
   return new Response(new Uint8Array(body.buffer, body.byteOffset, body.byteLength), { status: entry.status, headers });
 }
 
-/** `If-Match: "3"` (or W/"3", or 3) names the version the client expects. */
-function expectedVersion(rc: RequestContext, body: Record<string, unknown>): number | undefined {
+/**
+ * `If-Match: "3"` (or W/"3", or 3) names the version the client expects; else the body's
+ * `version`, passed on as sent so that a malformed one is refused rather than ignored.
+ */
+function expectedVersion(rc: RequestContext, body: Record<string, unknown>): unknown {
   const header = rc.headers.get('if-match');
   if (header) {
     const m = /^(?:W\/)?"?(\d+)"?$/.exec(header.trim());
     if (!m) throw new CmsError('VALIDATION_FAILED', 'If-Match must hold the expected version, like "3"', [{ path: 'If-Match', message: 'not a version number' }]);
     return Number(m[1]);
   }
-  return typeof body.version === 'number' ? body.version : undefined;
+  return body.version;
 }
 
 const authFailures = new Set(['UNAUTHORIZED', 'FORBIDDEN', 'INVALID_PREVIEW_KEY', 'RATE_LIMITED', 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_REQUIRED']);
