@@ -1,2 +1,21 @@
+import { listDeliveries, processWebhooks, redeliver, testWebhook } from './deliveries.js';
+import { createWebhook, deleteWebhook, getWebhook, listWebhooks, regenerateWebhookSecret, updateWebhook } from './manage.js';
+
+export { outboxChannel, writeOutbox } from './outbox.js';
+export type { WebhookDispatcher, WebhookDispatcherDeps, WebhookDispatcherFactory, WebhookPassSummary } from './port.js';
+export { provideWebhookDispatcherFactory, webhookDispatcherService } from './port.js';
+export type { AttemptView, DeliveryStatus, DeliveryView, WebhookView } from './schemas.js';
+
 /** The webhooks operations, by name; core/registry.ts merges them into the one table. */
-export const webhookOperations = {} as const;
+export const webhookOperations = {
+  'webhooks.create': createWebhook,
+  'webhooks.list': listWebhooks,
+  'webhooks.get': getWebhook,
+  'webhooks.update': updateWebhook,
+  'webhooks.delete': deleteWebhook,
+  'webhooks.regenerateSecret': regenerateWebhookSecret,
+  'webhooks.test': testWebhook,
+  'webhooks.deliveries': listDeliveries,
+  'webhooks.redeliver': redeliver,
+  'webhooks.process': processWebhooks,
+} as const;

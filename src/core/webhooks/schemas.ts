@@ -1,0 +1,164 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import type { webhookAttempts, webhookDeliveries, webhooks } from '../../db/schema/index.js';
+import { iso } from '../../lib/iso.js';
+import { eventKinds, type EventKind } from '../context.js';
+
+/** `whsec_` + base64 of 32 random bytes (the Standard Webhooks form, decisions §9). */
+export const generateSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
+
+/** List and get answers show only the secret's last 8 characters (decisions §7b). */
+export const maskSecret = (secret: string): string => `whsec_…${secret.slice(-8)}`;
+
+/** How long a regenerated secret's predecessor keeps signing. */
+export const previousSecretLifetimeMs = 24 * 60 * 60 * 1000;
+
+/**
+ * Headers the dispatcher sets itself (or that belong to the connection): a custom header may not
+ * replace them, or the receiver could no longer trust the signature headers.
+ */
+const reservedHeaders = new Set([
+  'content-type', 'content-length', 'user-agent', 'host', 'connection', 'transfer-encoding', 'keep-alive',
+  'upgrade', 'te', 'trailer', 'expect',
+]);
+const reservedPrefixes = ['x-webhook-', 'webhook-'];
+const headerName = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+export const webhookUrl = z.string().trim().max(2048).superRefine((value, ctx) => {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'must be an absolute http:// or https:// URL' });
+    return;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    ctx.addIssue({ code: 'custom', message: `must use http or https, not ${url.protocol.replace(/:$/, '')}` });
+  } else if (!url.hostname) {
+    ctx.addIssue({ code: 'custom', message: 'must name a host' });
+  } else if (url.username || url.password) {
+    ctx.addIssue({ code: 'custom', message: 'must not carry credentials; send them in a custom header (for example Authorization)' });
+  }
+});
+
+export const webhookEvents = z
+  .array(z.string())
+  .min(1, 'subscribe to at least one event')
+  .superRefine((list, ctx) => {
+    list.forEach((kind, i) => {
+      if (!(eventKinds as readonly string[]).includes(kind)) {
+        ctx.addIssue({ code: 'custom', path: [i], message: `unknown event "${kind}" (known: ${eventKinds.join(', ')})` });
+      }
+    });
+  })
+  .transform((list) => [...new Set(list)] as EventKind[]);
+
+export const webhookHeaders = z
+  .record(z.string(), z.string().max(4096))
+  .superRefine((headers, ctx) => {
+    const names = Object.keys(headers);
+    if (names.length > 50) ctx.addIssue({ code: 'custom', message: 'at most 50 custom headers' });
+    const seen = new Set<string>();
+    for (const name of names) {
+      const lower = name.toLowerCase();
+      if (!headerName.test(name)) {
+        ctx.addIssue({ code: 'custom', path: [name], message: 'is not a valid header name' });
+      } else if (reservedHeaders.has(lower) || reservedPrefixes.some((p) => lower.startsWith(p))) {
+        ctx.addIssue({ code: 'custom', path: [name], message: 'is set by the dispatcher and cannot be replaced' });
+      } else if (seen.has(lower)) {
+        ctx.addIssue({ code: 'custom', path: [name], message: 'is given twice (header names ignore case)' });
+      }
+      seen.add(lower);
+      if (/[\r\n\0]/.test(headers[name] ?? '')) {
+        ctx.addIssue({ code: 'custom', path: [name], message: 'must not contain line breaks' });
+      }
+    }
+  });
+
+export const deliveryStatuses = ['pending', 'success', 'failed', 'exhausted'] as const;
+export type DeliveryStatus = (typeof deliveryStatuses)[number];
+
+export interface WebhookView {
+  id: string;
+  url: string;
+  events: string[];
+  headers: Record<string, string>;
+  active: boolean;
+  /** Masked (`whsec_…` + last 8), except in the answers of create and regenerate-secret. */
+  secret: string;
+  previousSecretExpiresAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const toWebhookView = (row: typeof webhooks.$inferSelect, now: Date, options: { revealSecret?: boolean } = {}): WebhookView => ({
+  id: row.id,
+  url: row.url,
+  events: row.events,
+  headers: row.headers,
+  active: row.active,
+  secret: options.revealSecret ? row.secret : maskSecret(row.secret),
+  previousSecretExpiresAt: row.previousSecret && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now
+    ? row.previousSecretExpiresAt.toISOString()
+    : null,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+export interface AttemptView {
+  attemptNumber: number;
+  startedAt: string;
+  durationMs: number;
+  statusCode: number | null;
+  success: boolean;
+  error: string | null;
+  /** The first 10 KB of the receiver's answer. */
+  responseBody: string | null;
+  requestHeaders: Record<string, string> | null;
+}
+
+export interface DeliveryView {
+  id: string;
+  webhookId: string;
+  event: string;
+  status: DeliveryStatus;
+  attemptCount: number;
+  /** When the next attempt is due; null once the delivery succeeded or is exhausted. */
+  nextAttemptAt: string | null;
+  lastStatusCode: number | null;
+  /** The payload exactly as sent: `{ event, timestamp, data }`. */
+  payload: unknown;
+  createdAt: string;
+  updatedAt: string;
+  attempts: AttemptView[];
+}
+
+export const toAttemptView = (row: typeof webhookAttempts.$inferSelect): AttemptView => ({
+  attemptNumber: row.attemptNumber,
+  startedAt: row.startedAt.toISOString(),
+  durationMs: row.durationMs,
+  statusCode: row.statusCode,
+  success: row.success,
+  error: row.error,
+  responseBody: row.responseBody,
+  requestHeaders: row.requestHeaders,
+});
+
+export function toDeliveryView(row: typeof webhookDeliveries.$inferSelect, attempts: AttemptView[]): DeliveryView {
+  const status = row.status as DeliveryStatus;
+  let payload: unknown = row.payload;
+  try { payload = JSON.parse(row.payload); } catch { /* kept as the text it is */ }
+  return {
+    id: row.id,
+    webhookId: row.webhookId,
+    event: row.event,
+    status,
+    attemptCount: row.attemptCount,
+    nextAttemptAt: status === 'pending' || status === 'failed' ? iso(row.nextAttemptAt) : null,
+    lastStatusCode: row.lastStatusCode,
+    payload,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    attempts,
+  };
+}
