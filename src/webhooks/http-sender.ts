@@ -1,0 +1,147 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
+import { Agent, request } from 'undici';
+import { isPrivateAddress } from './private-address.js';
+
+export interface WebhookRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** One attempt's outcome: an answer (any status), or an error and no status. */
+export interface WebhookResponse {
+  statusCode: number | null;
+  /** The first `captureBytes` of the answer, decoded as UTF-8. */
+  body: string | null;
+  retryAfter: string | null;
+  error: string | null;
+}
+
+export interface WebhookSender {
+  send(req: WebhookRequest): Promise<WebhookResponse>;
+  close(): Promise<void>;
+}
+
+export interface HttpSenderOptions {
+  /** The whole attempt: connecting, sending, the answer's headers and the captured body. */
+  timeoutMs: number;
+  /** Refuse receivers whose resolved address is loopback, private, link-local or reserved. */
+  blockPrivate: boolean;
+  captureBytes: number;
+  /** Connections kept per receiver origin. */
+  connections?: number;
+}
+
+export class BlockedAddressError extends Error {
+  readonly code = 'EBLOCKED';
+  constructor(host: string, addresses: string[]) {
+    super(`${host} resolves to ${addresses.join(', ')}, a private or loopback address (CMS_WEBHOOK_BLOCK_PRIVATE=true)`);
+    this.name = 'BlockedAddressError';
+  }
+}
+
+/**
+ * Resolves as usual, then keeps only public addresses: checked on the address actually
+ * connected to, so a name that resolves differently at delivery time cannot slip past.
+ */
+const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
+    if (err) return callback(err, '', 0);
+    const allowed = addresses.filter((a) => !isPrivateAddress(a.address));
+    if (allowed.length === 0) return callback(new BlockedAddressError(hostname, addresses.map((a) => a.address)), '', 0);
+    if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
+    const first = allowed[0]!;
+    return callback(null, first.address, first.family);
+  });
+};
+
+/** Sends webhooks with undici through one pooled agent (kept-alive connections per receiver). */
+export function createHttpSender(options: HttpSenderOptions): WebhookSender {
+  const agent = new Agent({
+    connections: options.connections ?? 32,
+    keepAliveTimeout: 10_000,
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+    connect: {
+      timeout: options.timeoutMs,
+      ...(options.blockPrivate ? { lookup: publicOnlyLookup } : {}),
+    },
+  });
+
+  async function send(req: WebhookRequest): Promise<WebhookResponse> {
+    const signal = AbortSignal.timeout(options.timeoutMs);
+    try {
+      if (options.blockPrivate) {
+        // An address written in the URL is connected to without a lookup: check it here.
+        const host = new URL(req.url).hostname.replace(/^\[|\]$/g, '');
+        if (isIP(host) && isPrivateAddress(host)) throw new BlockedAddressError(host, [host]);
+      }
+      const res = await request(req.url, {
+        method: 'POST',
+        headers: req.headers,
+        body: req.body,
+        dispatcher: agent,
+        signal,
+      });
+      const body = await readCapped(res.body, options.captureBytes);
+      const retryAfter = res.headers['retry-after'];
+      return {
+        statusCode: res.statusCode,
+        body,
+        retryAfter: Array.isArray(retryAfter) ? retryAfter[0] ?? null : retryAfter ?? null,
+        error: null,
+      };
+    } catch (e) {
+      return { statusCode: null, body: null, retryAfter: null, error: describeError(e, signal, options.timeoutMs) };
+    }
+  }
+
+  return {
+    send,
+    async close() { await agent.close(); },
+  };
+}
+
+/**
+ * Keeps the first `cap` bytes; reads a little further so a kept-alive connection can be reused,
+ * and gives up on the rest of a large answer. A body cut short (timeout, reset) keeps what came.
+ */
+async function readCapped(body: AsyncIterable<Uint8Array>, cap: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  let read = 0;
+  try {
+    for await (const chunk of body) {
+      read += chunk.length;
+      if (kept < cap) {
+        const part = Buffer.from(chunk.subarray(0, cap - kept));
+        chunks.push(part);
+        kept += part.length;
+      }
+      if (read > cap + 64 * 1024) break;
+    }
+  } catch { /* what arrived is kept */ }
+  // `stream: true` leaves out a multi-byte character cut in half at the cap.
+  return new TextDecoder('utf-8').decode(Buffer.concat(chunks), { stream: true });
+}
+
+function describeError(e: unknown, signal: AbortSignal, timeoutMs: number): string {
+  if (signal.aborted) return `timed out after ${timeoutMs} ms`;
+  let cur: unknown = e;
+  for (let depth = 0; cur && depth < 4; depth++) {
+    const err = cur as { code?: unknown; message?: unknown; cause?: unknown; name?: unknown };
+    if (err.name === 'BlockedAddressError' && typeof err.message === 'string') return `refused: ${err.message}`;
+    if (typeof err.code === 'string' && err.code.startsWith('UND_ERR_') && err.code.includes('TIMEOUT')) {
+      return `timed out after ${timeoutMs} ms`;
+    }
+    if (typeof err.code === 'string' && !err.code.startsWith('UND_ERR') && typeof err.message === 'string') {
+      return `${err.code}: ${err.message}`;
+    }
+    if (!err.cause && typeof err.message === 'string') {
+      return typeof err.code === 'string' ? `${err.code}: ${err.message}` : err.message;
+    }
+    cur = err.cause;
+  }
+  return String(e);
+}
