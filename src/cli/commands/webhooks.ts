@@ -1,4 +1,177 @@
 import type { Command } from 'commander';
-import type { ProgramState } from '../main.js';
+import { action, type ProgramState } from '../main.js';
+import { printResult, table, UsageError } from '../output.js';
 
-export function registerWebhooks(_program: Command, _state: ProgramState): void {}
+interface WebhookOut {
+  id: string;
+  url: string;
+  events: string[];
+  headers: Record<string, string>;
+  active: boolean;
+  secret: string;
+}
+
+interface DeliveryOut {
+  id: string;
+  event: string;
+  status: string;
+  attemptCount: number;
+  nextAttemptAt: string | null;
+  lastStatusCode: number | null;
+  createdAt: string;
+  attempts: Array<{ attemptNumber: number; statusCode: number | null; durationMs: number; error: string | null; startedAt: string }>;
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+/** `--header "K: V"` (repeatable) → `{ K: "V" }`. */
+function parseHeaders(list: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const item of list) {
+    const i = item.indexOf(':');
+    if (i <= 0) throw new UsageError(`--header must look like "Name: value", got "${item}"`);
+    out[item.slice(0, i).trim()] = item.slice(i + 1).trim();
+  }
+  return out;
+}
+
+const splitList = (value: string) => value.split(',').map((s) => s.trim()).filter(Boolean);
+
+const describe = (w: WebhookOut) =>
+  `${w.id}  ${w.active ? 'active' : 'inactive'}  ${w.url}\n  events: ${w.events.join(', ')}` +
+  (Object.keys(w.headers).length ? `\n  headers: ${Object.keys(w.headers).join(', ')}` : '') +
+  `\n  secret: ${w.secret}`;
+
+const queued = (d: DeliveryOut) =>
+  `Queued delivery ${d.id} (${d.event}). A running \`cms serve\` sends it at once; otherwise run \`cms webhooks process\`.`;
+
+export function registerWebhooks(program: Command, state: ProgramState): void {
+  const webhooks = program.command('webhooks').description('webhooks: signed event deliveries to your receivers, their logs and retries');
+  const { io } = state;
+
+  webhooks.command('create')
+    .description('create a webhook; its whole secret is shown only now')
+    .requiredOption('--url <url>', 'the receiver (http:// or https://)')
+    .requiredOption('--events <list>', 'comma-separated event kinds, e.g. page.published,page.deleted')
+    .option('--header <header>', 'a custom header "Name: value" sent with every delivery (repeatable)', collect, [])
+    .option('--inactive', 'create it switched off')
+    .action(action(state, async (g, opts: { url: string; events: string; header: string[]; inactive?: boolean }) => {
+      const input = { url: opts.url, events: splitList(opts.events), headers: parseHeaders(opts.header), active: !opts.inactive };
+      const { withEngine } = await import('../engine.js');
+      const data = await withEngine(g, io, (e) => e.run('webhooks.create', input));
+      printResult(io, g, data, (w: WebhookOut) =>
+        `Created webhook ${w.id} for ${w.url} (${w.events.join(', ')}).\n` +
+        `Signing secret (shown only once, store it now):\n${w.secret}`);
+    }));
+
+  webhooks.command('list')
+    .description('list webhooks (secrets masked)')
+    .action(action(state, async (g) => {
+      const { withEngine } = await import('../engine.js');
+      const data = await withEngine(g, io, (e) => e.run('webhooks.list', {}));
+      printResult(io, g, data, (rows: WebhookOut[]) =>
+        table(rows.map((w) => ({ ...w, active: w.active ? 'yes' : 'no' })), ['id', 'active', 'url', 'events', 'secret']));
+    }));
+
+  webhooks.command('get')
+    .description('show one webhook (secret masked)')
+    .argument('<id>', 'webhook id')
+    .action(action(state, async (g, id: string) => {
+      const { withEngine } = await import('../engine.js');
+      const data = await withEngine(g, io, (e) => e.run('webhooks.get', { id }));
+      printResult(io, g, data, describe);
+    }));
+
+  webhooks.command('update')
+    .description('change a webhook; only the options given change')
+    .argument('<id>', 'webhook id')
+    .option('--url <url>', 'a new receiver')
+    .option('--events <list>', 'the new comma-separated event kinds')
+    .option('--header <header>', 'replaces all custom headers with these "Name: value" ones (repeatable)', collect, [])
+    .option('--clear-headers', 'remove all custom headers')
+    .option('--active', 'switch it on')
+    .option('--inactive', 'switch it off (deliveries wait until it is on again)')
+    .action(action(state, async (g, id: string, opts: { url?: string; events?: string; header: string[]; clearHeaders?: boolean; active?: boolean; inactive?: boolean }) => {
+      if (opts.active && opts.inactive) throw new UsageError('--active and --inactive contradict each other');
+      if (opts.clearHeaders && opts.header.length) throw new UsageError('--clear-headers and --header contradict each other');
+      const input = {
+        id,
+        ...(opts.url !== undefined ? { url: opts.url } : {}),
+        ...(opts.events !== undefined ? { events: splitList(opts.events) } : {}),
+        ...(opts.header.length ? { headers: parseHeaders(opts.header) } : opts.clearHeaders ? { headers: {} } : {}),
+        ...(opts.active ? { active: true } : opts.inactive ? { active: false } : {}),
+      };
+      const { withEngine } = await import('../engine.js');
+      const data = await withEngine(g, io, (e) => e.run('webhooks.update', input));
+      printResult(io, g, data, (w: WebhookOut) => `Updated webhook:\n${describe(w)}`);
+    }));
+
+  webhooks.command('delete')
+    .description('delete a webhook with its delivery log')
+    .argument('<id>', 'webhook id')
+    .action(action(state, async (g, id: string) => {
+      const { withEngine } = await import('../engine.js');
+      const data = await withEngine(g, io, (e) => e.run('webhooks.delete', { id }));
+      printResult(io, g, data, (r: { id: string }) => `Deleted webhook ${r.id}.`);
+    }));
+
+  webhooks.command('regenerate-secret')
+    .description('give a webhook a new secret; the old one keeps signing too for 24 hours')
+    .argument('<id>', 'webhook id')
+    .action(action(state, async (g, id: string) => {
+      const { withEngine } = await import('../engine.js');
+      const data = await withEngine(g, io, (e) => e.run('webhooks.regenerateSecret', { id }));
+      printResult(io, g, data, (w: WebhookOut & { previousSecretExpiresAt: string | null }) =>
+        `New signing secret for ${w.id} (shown only once, store it now):\n${w.secret}\n` +
+        `The previous secret also signs deliveries until ${w.previousSecretExpiresAt}.`);
+    }));
+
+  webhooks.command('test')
+    .description('queue a page.updated delivery with sample data to this webhook')
+    .argument('<id>', 'webhook id')
+    .action(action(state, async (g, id: string) => {
+      const { withEngine } = await import('../engine.js');
+      const data = await withEngine(g, io, (e) => e.run('webhooks.test', { id }));
+      printResult(io, g, data, queued);
+    }));
+
+  webhooks.command('deliveries')
+    .description('a webhook\'s deliveries, newest first, with their attempts')
+    .argument('<id>', 'webhook id')
+    .option('--status <status>', 'only pending, success, failed or exhausted ones')
+    .option('--limit <n>', 'how many (1-100, default 20)')
+    .option('--page <n>', 'which page of them (default 1)')
+    .action(action(state, async (g, id: string, opts: { status?: string; limit?: string; page?: string }) => {
+      const { withEngine } = await import('../engine.js');
+      const data = await withEngine(g, io, (e) => e.run('webhooks.deliveries', { id, status: opts.status, limit: opts.limit, page: opts.page }));
+      printResult(io, g, data, (rows: DeliveryOut[]) => table(rows.map((d) => {
+        const last = d.attempts[d.attempts.length - 1];
+        return {
+          id: d.id, event: d.event, status: d.status, attempts: d.attemptCount, lastStatus: d.lastStatusCode,
+          lastError: last?.error ?? '', nextAttemptAt: d.nextAttemptAt, createdAt: d.createdAt,
+        };
+      }), ['id', 'event', 'status', 'attempts', 'lastStatus', 'lastError', 'nextAttemptAt', 'createdAt']));
+    }));
+
+  webhooks.command('redeliver')
+    .description('send a past delivery again, as its next attempt')
+    .argument('<id>', 'webhook id')
+    .argument('<deliveryId>', 'delivery id (see `cms webhooks deliveries`)')
+    .action(action(state, async (g, id: string, deliveryId: string) => {
+      const { withEngine } = await import('../engine.js');
+      const data = await withEngine(g, io, (e) => e.run('webhooks.redeliver', { id, deliveryId }));
+      printResult(io, g, data, queued);
+    }));
+
+  webhooks.command('process')
+    .description('send every due delivery now, once (for cron or CI when no `cms serve` runs)')
+    .action(action(state, async (g) => {
+      // Without a running server this process sends; with one, the command goes to it and it sends.
+      const { provideDefaultWebhookDispatcher } = await import('../../webhooks/dispatcher.js');
+      provideDefaultWebhookDispatcher(io.env);
+      const { withEngine } = await import('../engine.js');
+      const data = await withEngine(g, io, (e) => e.run('webhooks.process', {}));
+      printResult(io, g, data, (s: { attempted: number; succeeded: number; failed: number; exhausted: number }) =>
+        `Attempted ${s.attempted} deliveries: ${s.succeeded} succeeded, ${s.failed} failed (will retry), ${s.exhausted} exhausted.`);
+    }));
+}
