@@ -251,12 +251,12 @@ export async function createCms(config: CmsConfig, options: CreateCmsOptions = {
         });
         return { status: idem.status, body: idem.wrap(result), replayed: false };
       } catch (e) {
-        if (isCmsError(e) && e.code === 'IDEMPOTENCY_KEY_IN_USE') {
-          // Another process committed the same key first: answer what it stored.
+        if (isCmsError(e)) {
+          // Another process may have run the same request under this key meanwhile (its commit
+          // is what made this run fail: a taken slug, a moved version, the key's own row): the
+          // answer it stored is the answer.
           const theirs = await findStoredResponse(db, idem.scope, clock.now());
           if (theirs) return { ...theirs, replayed: true };
-        }
-        if (isCmsError(e)) {
           const failure = idem.storedFailure(e);
           if (failure) {
             await db.transaction((tx) => storeResponse(tx as unknown as Db, idem.scope, failure, clock.now())).catch(() => {});

@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCms } from '../../src/runtime.js';
+import { testDriver } from '../helpers/db.js';
+import { serveOverSocket } from '../helpers/http.js';
+import { createContentHarness, type ContentHarness, type JsonResponse } from './support.js';
+
+/** Writes racing each other over real sockets: versions and idempotency keys hold. */
+describe('concurrency', () => {
+  let h: ContentHarness;
+
+  beforeAll(async () => {
+    h = await createContentHarness();
+  });
+  afterAll(async () => { await h.close(); });
+
+  const pagesNamed = async (slugPrefix: string) => {
+    const list = await h.t.run('pages.list', { query: { limit: '100' } });
+    return list.data.filter((p: any) => p.slug.startsWith(slugPrefix));
+  };
+
+  it('10 parallel PUTs with the same expected version: exactly one 200, nine 409 VERSION_CONFLICT', async () => {
+    await h.createPage({ name: 'Race', slug: 'race', fields: { title: 'T' } });
+    const responses = await Promise.all(Array.from({ length: 10 }, (_, i) =>
+      h.write('PUT', '/api/v1/pages/race', { name: `Racer ${i}` }, { headers: { 'if-match': '"1"' } })));
+    const statuses = responses.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 409, 409, 409, 409, 409, 409, 409, 409, 409]);
+    const bodies = await Promise.all(responses.map((r) => r.json()));
+    const winner = bodies.find((_, i) => responses[i]!.status === 200);
+    expect(winner.data.version).toBe(2);
+    for (const [i, body] of bodies.entries()) {
+      if (responses[i]!.status === 409) expect(body.error).toMatchObject({ code: 'VERSION_CONFLICT', details: { currentVersion: 2 } });
+    }
+    const page = await h.t.run('pages.get', { ref: { slug: 'race' } });
+    expect(page).toMatchObject({ version: 2, name: winner.data.name });
+  });
+
+  it('10 parallel PUTs with the expected version in the body behave the same', async () => {
+    await h.createItem('products', { name: 'Race item', slug: 'race-item', fields: { price: 0 } });
+    const responses = await Promise.all(Array.from({ length: 10 }, (_, i) =>
+      h.write('PUT', '/api/v1/collections/products/race-item', { version: 1, fields: { price: i + 1 } })));
+    expect(responses.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(responses.filter((r) => r.status === 409)).toHaveLength(9);
+  });
+
+  it('10 parallel PUTs without an expected version all apply, one version each', async () => {
+    await h.createPage({ name: 'Many', slug: 'many-writers', fields: { title: 'T' } });
+    const responses = await Promise.all(Array.from({ length: 10 }, (_, i) =>
+      h.write('PUT', '/api/v1/pages/many-writers', { fields: { priority: i } })));
+    expect(responses.map((r) => r.status)).toEqual(Array(10).fill(200));
+    const versions = (await Promise.all(responses.map((r) => r.json()))).map((b) => b.data.version).sort((a, b) => a - b);
+    expect(versions).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+  });
+
+  /** Exactly one page: the others are refused while the first runs, or replay its answer. */
+  const expectOneCreated = async (responses: JsonResponse[], slug: string) => {
+    const bodies = await Promise.all(responses.map((r) => r.json()));
+    const created = bodies.filter((_, i) => responses[i]!.status === 201);
+    expect(created.length).toBeGreaterThanOrEqual(1);
+    for (const [i, r] of responses.entries()) {
+      if (r.status === 201) {
+        expect(bodies[i].data.id).toBe(created[0].data.id);
+      } else {
+        expect(r.status, JSON.stringify(bodies[i])).toBe(409);
+        expect(bodies[i].error.code).toBe('IDEMPOTENCY_KEY_IN_USE');
+      }
+    }
+    // Every 201 but the first is a replay.
+    expect(responses.filter((r) => r.status === 201 && r.headers.get('idempotent-replayed') !== 'true')).toHaveLength(1);
+    expect(await pagesNamed(slug)).toHaveLength(1);
+  };
+
+  it('10 parallel POSTs sharing one Idempotency-Key create exactly one page', async () => {
+    h.events.length = 0;
+    const body = { pageTypeSlug: 'landing', name: 'Once', slug: 'parallel-once', fields: { title: 'T' } };
+    const responses = await Promise.all(Array.from({ length: 10 }, () => h.write('POST', '/api/v1/pages', body, { idem: 'parallel-key' })));
+    await expectOneCreated(responses, 'parallel-once');
+    expect(h.events.filter((e) => e.kind === 'page.created')).toHaveLength(1);
+    // Once the first has finished, a repeat is a replay.
+    const later = await h.write('POST', '/api/v1/pages', body, { idem: 'parallel-key' });
+    expect(later.status).toBe(201);
+    expect(later.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('10 parallel POSTs with different keys and one slug: one page, nine SLUG_EXISTS', async () => {
+    const body = { pageTypeSlug: 'landing', name: 'Slug race', slug: 'slug-race', fields: { title: 'T' } };
+    const responses = await Promise.all(Array.from({ length: 10 }, () => h.write('POST', '/api/v1/pages', body)));
+    const statuses = responses.map((r) => r.status).sort();
+    expect(statuses).toEqual([201, 409, 409, 409, 409, 409, 409, 409, 409, 409]);
+    for (const r of responses.filter((x) => x.status === 409)) expect((await r.json()).error.code).toBe('SLUG_EXISTS');
+    expect(await pagesNamed('slug-race')).toHaveLength(1);
+  });
+
+  if (testDriver === 'postgres') {
+    it('one Idempotency-Key sent to two engines on the same database at once creates one page', async () => {
+      const other = await createCms(h.t.config);
+      const otherHttp = await serveOverSocket(other);
+      try {
+        const body = JSON.stringify({ pageTypeSlug: 'landing', name: 'Two engines', slug: 'two-engines', fields: { title: 'T' } });
+        const send = (url: string) => fetch(`${url}/api/v1/pages`, {
+          method: 'POST',
+          headers: { 'x-api-key': h.keys.secret, 'idempotency-key': 'two-engines-key', 'content-type': 'application/json' },
+          body,
+        }) as Promise<JsonResponse>;
+        const responses = await Promise.all(Array.from({ length: 10 }, (_, i) => send(i % 2 ? otherHttp.url : h.http.url)));
+        await expectOneCreated(responses, 'two-engines');
+      } finally {
+        await otherHttp.close();
+        await other.close();
+      }
+    });
+  }
+});

@@ -1,0 +1,168 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createManualClock } from '../helpers/engine.js';
+import { createContentHarness, type ContentHarness } from './support.js';
+
+/** Idempotency-Key on every public write (decisions §6). */
+describe('idempotency', () => {
+  let h: ContentHarness;
+  const clock = createManualClock();
+
+  beforeAll(async () => {
+    h = await createContentHarness({ clock });
+  });
+  afterAll(async () => { await h.close(); });
+
+  const pageCount = async () => (await h.t.run('pages.list', { query: { limit: '100' } })).pagination.total as number;
+
+  it('requires an Idempotency-Key on every write: 400 IDEMPOTENCY_KEY_REQUIRED, nothing written', async () => {
+    await h.createPage({ name: 'Exists', slug: 'exists', fields: { title: 'T' } });
+    const before = await pageCount();
+    const writes: Array<[string, string, unknown]> = [
+      ['POST', '/api/v1/pages', { pageTypeSlug: 'landing', name: 'No key', slug: 'no-key' }],
+      ['PUT', '/api/v1/pages/exists', { name: 'x' }],
+      ['POST', '/api/v1/pages/exists/publish', undefined],
+      ['POST', '/api/v1/pages/exists/unpublish', undefined],
+      ['DELETE', '/api/v1/pages/exists', undefined],
+      ['POST', '/api/v1/collections/products', { name: 'P', slug: 'p' }],
+    ];
+    for (const [method, path, body] of writes) {
+      const r = await h.write(method, path, body, { idem: null });
+      expect(r.status, `${method} ${path}`).toBe(400);
+      const json = await r.json();
+      expect(json).toEqual({ error: { code: 'IDEMPOTENCY_KEY_REQUIRED', message: expect.any(String) } });
+    }
+    expect(await pageCount()).toBe(before);
+    expect((await h.t.run('pages.get', { ref: { slug: 'exists' } })).name).toBe('Exists');
+  });
+
+  it('refuses keys that are empty, longer than 255 characters or not printable', async () => {
+    for (const idem of ['x'.repeat(256), 'tab\there']) {
+      const r = await h.write('POST', '/api/v1/pages', { pageTypeSlug: 'landing', name: 'K', slug: 'bad-key' }, { idem });
+      expect(r.status).toBe(400);
+      expect((await r.json()).error.code).toBe('IDEMPOTENCY_KEY_REQUIRED');
+    }
+    const r = await h.write('POST', '/api/v1/pages', { pageTypeSlug: 'landing', name: 'K', slug: 'long-key' }, { idem: 'k'.repeat(255) });
+    expect(r.status).toBe(201);
+  });
+
+  it('replays a repeat with Idempotent-Replayed: true, without running it again or emitting again', async () => {
+    const body = { pageTypeSlug: 'landing', name: 'Once', slug: 'once', fields: { title: 'T' }, status: 'published' };
+    h.events.length = 0;
+    const first = await h.write('POST', '/api/v1/pages', body, { idem: 'create-once' });
+    expect(first.status).toBe(201);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const firstBody = await first.json();
+    const count = await pageCount();
+    const eventsAfterFirst = h.events.length;
+    expect(eventsAfterFirst).toBe(2);
+    for (let i = 0; i < 3; i++) {
+      const again = await h.write('POST', '/api/v1/pages', body, { idem: 'create-once' });
+      expect(again.status).toBe(201);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(await again.json()).toEqual(firstBody);
+    }
+    expect(await pageCount()).toBe(count);
+    expect(h.events.length).toBe(eventsAfterFirst);
+  });
+
+  it('replays updates, publishes and deletes too: the version moves once', async () => {
+    await h.createPage({ name: 'Upd', slug: 'upd', fields: { title: 'T' } });
+    const a = await h.write('PUT', '/api/v1/pages/upd', { name: 'Upd 2' }, { idem: 'upd-1' });
+    const b = await h.write('PUT', '/api/v1/pages/upd', { name: 'Upd 2' }, { idem: 'upd-1' });
+    expect((await a.json()).data.version).toBe(2);
+    expect(b.headers.get('idempotent-replayed')).toBe('true');
+    expect((await b.json()).data.version).toBe(2);
+    expect((await h.t.run('pages.get', { ref: { slug: 'upd' } })).version).toBe(2);
+    h.events.length = 0;
+    const p1 = await h.write('POST', '/api/v1/pages/upd/publish', undefined, { idem: 'pub-1' });
+    const p2 = await h.write('POST', '/api/v1/pages/upd/publish', undefined, { idem: 'pub-1' });
+    expect(p1.status).toBe(200);
+    expect(p2.status).toBe(200);
+    expect(p2.headers.get('idempotent-replayed')).toBe('true');
+    expect(h.events.map((e) => e.kind)).toEqual(['page.published']);
+    const d1 = await h.write('DELETE', '/api/v1/pages/upd?force=true', undefined, { idem: 'del-1' });
+    const d2 = await h.write('DELETE', '/api/v1/pages/upd?force=true', undefined, { idem: 'del-1' });
+    expect(await d1.json()).toEqual({ success: true });
+    expect(d2.status).toBe(200);
+    expect(d2.headers.get('idempotent-replayed')).toBe('true');
+    expect(await d2.json()).toEqual({ success: true });
+  });
+
+  it('refuses the same key with a different request: 422 IDEMPOTENCY_KEY_REUSED', async () => {
+    const r = await h.write('POST', '/api/v1/pages', { pageTypeSlug: 'landing', name: 'Reuse', slug: 'reuse' }, { idem: 'reuse-1' });
+    expect(r.status).toBe(201);
+    const count = await pageCount();
+    const variants: Array<[string, string, unknown]> = [
+      ['POST', '/api/v1/pages', { pageTypeSlug: 'landing', name: 'Reuse', slug: 'reuse-2' }],
+      ['POST', '/api/v1/collections/products', { name: 'Reuse', slug: 'reuse' }],
+      ['PUT', '/api/v1/pages/reuse', { name: 'Reuse' }],
+      ['DELETE', '/api/v1/pages/reuse', undefined],
+    ];
+    for (const [method, path, body] of variants) {
+      const again = await h.write(method, path, body, { idem: 'reuse-1' });
+      expect(again.status, `${method} ${path}`).toBe(422);
+      expect((await again.json()).error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    }
+    expect(await pageCount()).toBe(count);
+    expect((await h.t.run('pages.get', { ref: { slug: 'reuse' } })).version).toBe(1);
+  });
+
+  it('stores and replays the operation\'s own 4xx answers', async () => {
+    await h.createPage({ name: 'Taken', slug: 'taken', fields: { title: 'T' } });
+    const body = { pageTypeSlug: 'landing', name: 'Dup', slug: 'taken' };
+    const first = await h.write('POST', '/api/v1/pages', body, { idem: 'dup-1' });
+    expect(first.status).toBe(409);
+    const firstBody = await first.json();
+    expect(firstBody.error.code).toBe('SLUG_EXISTS');
+    // Free the slug: a replay still answers what was stored, and runs nothing.
+    expect((await h.write('DELETE', '/api/v1/pages/taken')).status).toBe(200);
+    const again = await h.write('POST', '/api/v1/pages', body, { idem: 'dup-1' });
+    expect(again.status).toBe(409);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await again.json()).toEqual(firstBody);
+    // Validation failures too.
+    const invalid = { pageTypeSlug: 'landing', name: 'Bad', slug: 'bad', fields: { priority: 'high' } };
+    const v1 = await h.write('POST', '/api/v1/pages', invalid, { idem: 'invalid-1' });
+    const v2 = await h.write('POST', '/api/v1/pages', invalid, { idem: 'invalid-1' });
+    expect(v1.status).toBe(400);
+    expect(v2.status).toBe(400);
+    expect(v2.headers.get('idempotent-replayed')).toBe('true');
+    expect(await v2.json()).toEqual(await v1.json());
+  });
+
+  it('does not store authentication failures', async () => {
+    const body = { pageTypeSlug: 'landing', name: 'Auth', slug: 'auth-first' };
+    let r = await h.write('POST', '/api/v1/pages', body, { idem: 'auth-1', key: h.keys.secretNoWrite });
+    expect(r.status).toBe(403);
+    r = await h.write('POST', '/api/v1/pages', body, { idem: 'auth-1', key: h.keys.public });
+    expect(r.status).toBe(403);
+    r = await h.write('POST', '/api/v1/pages', body, { idem: 'auth-1', key: null });
+    expect(r.status).toBe(401);
+    r = await h.write('POST', '/api/v1/pages', body, { idem: 'auth-1' });
+    expect(r.status).toBe(201);
+    expect(r.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('scopes keys to the API key', async () => {
+    const other = (await h.t.run('keys.create', { type: 'secret', permissions: 'content:write' })).key as string;
+    const a = await h.write('POST', '/api/v1/pages', { pageTypeSlug: 'article', name: 'A', slug: 'scope-a' }, { idem: 'shared-key' });
+    const b = await h.write('POST', '/api/v1/pages', { pageTypeSlug: 'article', name: 'B', slug: 'scope-b' }, { idem: 'shared-key', key: other });
+    expect(a.status).toBe(201);
+    expect(b.status).toBe(201);
+    expect(b.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('forgets a key after 24 hours', async () => {
+    await h.createPage({ name: 'Day', slug: 'day', fields: { title: 'T' } });
+    const first = await h.write('PUT', '/api/v1/pages/day', { name: 'Day 2' }, { idem: 'day-1' });
+    expect((await first.json()).data.version).toBe(2);
+    clock.advance(23 * 60 * 60 * 1000);
+    const replay = await h.write('PUT', '/api/v1/pages/day', { name: 'Day 2' }, { idem: 'day-1' });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    clock.advance(2 * 60 * 60 * 1000);
+    const fresh = await h.write('PUT', '/api/v1/pages/day', { name: 'Day 2' }, { idem: 'day-1' });
+    expect(fresh.status).toBe(200);
+    expect(fresh.headers.get('idempotent-replayed')).toBeNull();
+    expect((await fresh.json()).data.version).toBe(3);
+  });
+});
