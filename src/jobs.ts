@@ -19,12 +19,14 @@ export interface RunningJobs {
 
 export type JobFactory = (cms: Cms) => Job[];
 
-/** Publishes what is scheduled and due, every minute. */
+/** Publishes what is scheduled and due, in every project, every minute. */
 const schedulerJobs: JobFactory = (cms) => [{
   name: 'scheduler',
   intervalMs: 60_000,
   async tick() {
-    await cms.run('content.publishDue', {}, { actor: { kind: 'system', job: 'scheduler' } });
+    const actor = { kind: 'system', job: 'scheduler' } as const;
+    const projects = await cms.run('projects.list', {}, { actor });
+    for (const project of projects) await cms.run('content.publishDue', {}, { actor, project: project.slug });
   },
 }];
 
