@@ -51,6 +51,10 @@ describe('collection filters', () => {
         expect(await slugs('filter[fields.meta.size]=5')).toEqual(['saw']);
         expect(await slugs('filter[fields.meta.size][gte]=5')).toEqual(['drill', 'nails', 'saw']);
         expect(await slugs('filter[fields.meta.missing.deeper]=x')).toEqual([]);
+        // A path of any depth is a value, not SQL: 300 segments answer, and match nothing here.
+        const deep = `fields.${Array.from({ length: 300 }, (_, i) => `k${i}`).join('.')}`;
+        expect(await slugs(`filter[${deep}]=x`)).toEqual([]);
+        expect(await slugs(`filter[${deep}][gt]=1`)).toEqual([]);
       });
 
       it('gt, lt, gte and lte compare as numbers, not as text', async () => {

@@ -133,12 +133,15 @@ describe('public page reads', () => {
         expect(body).toEqual({ data: [], pagination: { total: 7, page: 9, limit: 3, totalPages: 3 } });
         body = await (await get('/api/v1/pages?limit=100')).json();
         expect(body.pagination.limit).toBe(100);
+        // The largest page number answers (empty) rather than failing.
+        body = await (await get('/api/v1/pages?limit=100&page=2147483647')).json();
+        expect(body).toEqual({ data: [], pagination: { total: 7, page: 2147483647, limit: 100, totalPages: 1 } });
         body = await (await get('/api/v1/pages?limit=1')).json();
         expect(body.pagination).toEqual({ total: 7, page: 1, limit: 1, totalPages: 7 });
       });
 
       it('refuses page and limit out of bounds with 400 INVALID_QUERY', async () => {
-        for (const q of ['page=0', 'page=-1', 'page=abc', 'page=1.5', 'limit=0', 'limit=101', 'limit=-5', 'limit=ten', 'limit=2.5', 'limit=1000']) {
+        for (const q of ['page=0', 'page=-1', 'page=abc', 'page=1.5', 'page=2147483648', 'page=99999999999999999999', 'limit=0', 'limit=101', 'limit=-5', 'limit=ten', 'limit=2.5', 'limit=1000']) {
           const r = await get(`/api/v1/pages?${q}`);
           expect(r.status, q).toBe(400);
           const body = await r.json();

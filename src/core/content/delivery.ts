@@ -68,10 +68,11 @@ function filterCondition(content: SQL, table: Table, f: FilterCondition): SQL {
     text = sql`${col}`;
     numeric = numericOf(text, false);
   } else {
-    // Every path segment is a bound parameter: no user text ever becomes SQL.
-    const segments = sql.join(f.target.path.map((s) => sql`${s}`), sql`, `);
-    text = sql`jsonb_extract_path_text(${content}, ${segments})`;
-    numeric = numericOf(sql`jsonb_extract_path(${content}, ${segments})`, true);
+    // Every path segment is a bound parameter: no user text ever becomes SQL. An array, not
+    // function arguments, so a path of any depth fits (functions take at most 100 arguments).
+    const path = sql`array[${sql.join(f.target.path.map((s) => sql`${s}`), sql`, `)}]::text[]`;
+    text = sql`(${content} #>> ${path})`;
+    numeric = numericOf(sql`(${content} #> ${path})`, true);
   }
   switch (f.op) {
     case 'eq': return sql`${text} = ${f.value}`;

@@ -39,6 +39,9 @@ const last = (pairs: QueryPairs, name: string): string | undefined => {
   return v;
 };
 
+/** The largest page number: beyond it the row offset would leave the integers both sides handle exactly. */
+export const maxPage = 2_147_483_647;
+
 function parseIntParam(pairs: QueryPairs, name: string, def: number, min: number, max: number): number {
   const raw = last(pairs, name);
   if (raw === undefined || raw === '') return def;
@@ -96,7 +99,7 @@ export function parseReadOptions(pairs: QueryPairs): Pick<ListQuery, 'fields' | 
 
 export function parseListQuery(pairs: QueryPairs, sortable: readonly string[]): ListQuery {
   return {
-    page: parseIntParam(pairs, 'page', 1, 1, Infinity),
+    page: parseIntParam(pairs, 'page', 1, 1, maxPage),
     limit: parseIntParam(pairs, 'limit', 20, 1, 100),
     sort: parseSort(last(pairs, 'sort'), sortable, '-publishedAt'),
     ...parseReadOptions(pairs),
