@@ -1,0 +1,597 @@
+// The writes of a running migration. The runner (src/importers/) does the network work and hands
+// each batch here; every batch is one operation, so one transaction that also records the
+// migration's progress, stats and log lines, and applies a pause request once the batch is in.
+// These operations are not in the registry: only a runner in this process reaches them.
+
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import { z } from 'zod';
+import { media, migrations } from '../../db/schema/index.js';
+import type { MigrationProgress } from '../../db/schema/ops.js';
+import { sha256Hex } from '../../lib/crypto.js';
+import type { Ctx } from '../context.js';
+import { createEntry, publishEntry, updateEntry } from '../content/entries.js';
+import { storeOf, type EntryKind } from '../content/store.js';
+import { CmsError, isCmsError } from '../errors.js';
+import { mediaFileUrl } from '../media/resolve.js';
+import { storeUpload } from '../media/upload.js';
+import { defineOperation, parseInput } from '../operation.js';
+import { createPost } from '../blog/posts.js';
+import { authorOperations, categoryOperations, tagOperations } from '../blog/taxonomies.js';
+import { blogAuthors, blogCategories, blogPosts, blogTags } from '../../db/schema/index.js';
+import { checkSchemaSet, slugPattern, validateTypeDefinition, type TypeDefinition } from '../schema/index.js';
+import { loadSchemaSet, typeKinds, type TypeKind } from '../types/operations.js';
+import { collectionTypes, components, pageTypes } from '../../db/schema/index.js';
+import { findMigration, writeLogs } from './records.js';
+import { isRunningStatus, logLineSchema, type MigrationLogLine, type MigrationStatus } from './schemas.js';
+
+// ------------------------------------------------------------------------------------------------
+// Batch payloads.
+
+export interface SchemaWrite {
+  kind: 'schema';
+  /** Whole definitions, as they are to be stored (merged with what the project had, by the runner). */
+  components: TypeDefinition[];
+  pageTypes: TypeDefinition[];
+  collections: TypeDefinition[];
+}
+
+export interface MediaFileInput {
+  /** The source URL, echoed back as the key of the answer. */
+  url: string;
+  data: Uint8Array<ArrayBuffer>;
+  filename: string;
+  altText?: string | undefined;
+}
+
+export interface MediaWrite {
+  kind: 'media';
+  files: MediaFileInput[];
+}
+
+export interface NewEntry {
+  /** The runner's own key for the entry (a source slug or item id), echoed back with its id. */
+  key: string;
+  typeSlug: string;
+  name: string;
+  slug: string;
+  fields: Record<string, unknown>;
+  seo?: Record<string, unknown> | undefined;
+  status: 'draft' | 'published';
+  /** ISO time the source published it; kept as publishedAt when the entry is published. */
+  publishedAt?: string | undefined;
+}
+
+export interface EntriesWrite {
+  kind: 'entries';
+  entryKind: EntryKind;
+  /** In order: an entry's references point at entries created before it (see `refIds`). */
+  entries: NewEntry[];
+  /**
+   * Local ids of entries created by earlier batches, by the runner's key. A reference written as
+   * `{ _ref: "@ref:<key>", _type }` is pointed at the entry of that key: one from here, or one
+   * created earlier in this batch.
+   */
+  refIds?: Record<string, string> | undefined;
+}
+
+export interface FinishEntry {
+  id: string;
+  /** Top-level fields to set (the ones holding references); others stay as created. */
+  fields: Record<string, unknown>;
+  publish: boolean;
+  publishedAt?: string | undefined;
+}
+
+export interface FinishWrite {
+  kind: 'finish';
+  entryKind: EntryKind;
+  entries: FinishEntry[];
+}
+
+export interface BlogTermInput {
+  name: string;
+  slug: string;
+}
+
+export interface BlogTermsWrite {
+  kind: 'blogTerms';
+  categories: BlogTermInput[];
+  tags: BlogTermInput[];
+}
+
+export interface BlogAuthorInput {
+  /** The runner's key (the source slug), echoed back with the id. */
+  key: string;
+  slug: string;
+  firstName: string;
+  lastName: string;
+  email: string | null;
+  bio: string;
+  title: string;
+  profileImageId: string | null;
+  links: Record<string, string>;
+}
+
+export interface BlogAuthorsWrite {
+  kind: 'blogAuthors';
+  authors: BlogAuthorInput[];
+}
+
+export interface BlogPostInput {
+  key: string;
+  title: string;
+  slug: string;
+  body: string;
+  summary: string;
+  status: 'draft' | 'published';
+  publishedAt: string | null;
+  featuredImageId: string | null;
+  authorId: string | null;
+  categoryIds: string[];
+  tagIds: string[];
+  seo: Record<string, unknown>;
+}
+
+export interface BlogPostsWrite {
+  kind: 'blogPosts';
+  posts: BlogPostInput[];
+}
+
+export type StepWrite = SchemaWrite | MediaWrite | EntriesWrite | FinishWrite | BlogTermsWrite | BlogAuthorsWrite | BlogPostsWrite;
+
+export interface SchemaWriteResult {
+  kind: 'schema';
+  created: Array<{ kind: TypeKind; slug: string }>;
+  updated: Array<{ kind: TypeKind; slug: string }>;
+  unchanged: Array<{ kind: TypeKind; slug: string }>;
+}
+
+export interface StoredMediaRef {
+  id: string;
+  /** The public file URL (what HTML that embedded the source URL is rewritten to). */
+  fileUrl: string;
+}
+
+export interface MediaWriteResult {
+  kind: 'media';
+  byUrl: Record<string, StoredMediaRef>;
+  imported: number;
+  deduplicated: number;
+  skipped: Array<{ url: string; reason: string }>;
+}
+
+export interface EntriesWriteResult {
+  kind: 'entries';
+  ids: Record<string, string>;
+  created: number;
+  /** Slugs taken already (by an earlier import, say) were made unique. */
+  renamed: Array<{ key: string; from: string; to: string }>;
+  skipped: Array<{ key: string; code: string; reason: string; details?: unknown }>;
+  /** References whose target was not created (it was skipped): dropped. */
+  dropped: Array<{ key: string; target: string }>;
+}
+
+export interface FinishWriteResult {
+  kind: 'finish';
+  done: number;
+  skipped: Array<{ id: string; code: string; reason: string; details?: unknown }>;
+}
+
+export interface BlogTermsWriteResult {
+  kind: 'blogTerms';
+  categories: Record<string, string>;
+  tags: Record<string, string>;
+  created: number;
+  reused: number;
+}
+
+export interface BlogAuthorsWriteResult {
+  kind: 'blogAuthors';
+  ids: Record<string, string>;
+  created: number;
+  /** Matched to an author that existed (by email, then slug, then name). */
+  matched: Array<{ key: string; by: 'email' | 'slug' | 'name'; id: string }>;
+  skipped: Array<{ key: string; code: string; reason: string; details?: unknown }>;
+}
+
+export interface BlogPostsWriteResult {
+  kind: 'blogPosts';
+  ids: Record<string, string>;
+  created: number;
+  renamed: Array<{ key: string; from: string; to: string }>;
+  skipped: Array<{ key: string; code: string; reason: string; details?: unknown }>;
+}
+
+export type StepWriteResult =
+  | SchemaWriteResult | MediaWriteResult | EntriesWriteResult | FinishWriteResult
+  | BlogTermsWriteResult | BlogAuthorsWriteResult | BlogPostsWriteResult;
+
+// ------------------------------------------------------------------------------------------------
+
+/** What a runner may set on its migration besides the batch. */
+export interface StepInput {
+  id: string;
+  runnerId: string;
+  write?: StepWrite | undefined;
+  status?: Extract<MigrationStatus, 'validating' | 'importing' | 'completed' | 'failed'> | undefined;
+  progress?: MigrationProgress | undefined;
+  /** The whole stats object (replaces what was stored). */
+  stats?: Record<string, number> | undefined;
+  report?: Record<string, unknown> | undefined;
+  error?: string | undefined;
+  logs?: MigrationLogLine[] | undefined;
+}
+
+export interface StepOutput {
+  result: StepWriteResult | null;
+  /** A pause was asked for: it took effect with this batch, and the runner stops here. */
+  paused: boolean;
+  status: string;
+}
+
+const stepInput = z.strictObject({
+  id: z.string(),
+  runnerId: z.string(),
+  write: z.custom<StepWrite>((v) => typeof v === 'object' && v !== null && typeof (v as { kind?: unknown }).kind === 'string').optional(),
+  status: z.enum(['validating', 'importing', 'completed', 'failed']).optional(),
+  progress: z.object({ phase: z.string(), done: z.number(), total: z.number() }).optional(),
+  stats: z.record(z.string(), z.number()).optional(),
+  report: z.record(z.string(), z.unknown()).optional(),
+  error: z.string().optional(),
+  logs: z.array(logLineSchema).optional(),
+}) as z.ZodType<StepInput>;
+
+const notOurs = (id: string, status: string) =>
+  new CmsError('MIGRATION_STATE', `Migration ${id} is no longer run by this process (it is ${status})`, { status });
+
+/** One batch of a running migration and the record's update, in one transaction. */
+export const migrationStep = defineOperation({
+  name: 'migrations.step',
+  input: stepInput,
+  access: { role: null },
+  write: true,
+  async run(ctx, input): Promise<StepOutput> {
+    const row = await findMigration(ctx.db, ctx.project.id, input.id, true);
+    if (!isRunningStatus(row.status) || row.runnerId !== input.runnerId) throw notOurs(row.id, row.status);
+    const result = input.write ? await applyWrite(ctx, input.write) : null;
+    const now = ctx.clock.now();
+    const finishing = input.status === 'completed' || input.status === 'failed';
+    const pausing = !finishing && row.pauseRequested !== null;
+    const status = pausing ? 'paused' : input.status ?? row.status;
+    const logs = [...(input.logs ?? [])];
+    if (pausing) logs.push({ level: 'info', message: 'Paused after the current batch; a paused migration cannot be resumed (create a new one to import again)' });
+    await ctx.db.update(migrations).set({
+      status,
+      heartbeatAt: now,
+      updatedAt: now,
+      ...(input.progress ? { progress: input.progress } : {}),
+      ...(input.stats ? { stats: input.stats } : {}),
+      ...(input.report ? { report: input.report } : {}),
+      ...(input.error !== undefined ? { error: input.error } : {}),
+      ...(finishing || pausing ? { finishedAt: now } : {}),
+    }).where(eq(migrations.id, row.id));
+    await writeLogs(ctx.db, row.id, logs, now);
+    return { result, paused: pausing, status };
+  },
+});
+
+/** The runner's sign of life between batches; false when the migration is no longer its own. */
+export const migrationHeartbeat = defineOperation({
+  name: 'migrations.heartbeat',
+  input: z.strictObject({ id: z.string(), runnerId: z.string() }),
+  access: { role: null },
+  write: true,
+  async run(ctx, input): Promise<boolean> {
+    const now = ctx.clock.now();
+    const rows = await ctx.db.update(migrations).set({ heartbeatAt: now })
+      .where(and(eq(migrations.id, input.id), eq(migrations.projectId, ctx.project.id), eq(migrations.runnerId, input.runnerId),
+        inArray(migrations.status, ['mapping', 'validating', 'importing'])))
+      .returning({ id: migrations.id });
+    return rows.length > 0;
+  },
+});
+
+/** Marks the migration failed when its runner gives up (e.g. the process is stopping). */
+export const migrationAbandon = defineOperation({
+  name: 'migrations.abandon',
+  input: z.strictObject({ id: z.string(), runnerId: z.string(), error: z.string(), logs: z.array(logLineSchema) }),
+  access: { role: null },
+  write: true,
+  async run(ctx, input): Promise<boolean> {
+    const now = ctx.clock.now();
+    const rows = await ctx.db.update(migrations).set({ status: 'failed', error: input.error, finishedAt: now, updatedAt: now, heartbeatAt: now })
+      .where(and(eq(migrations.id, input.id), eq(migrations.projectId, ctx.project.id), eq(migrations.runnerId, input.runnerId),
+        inArray(migrations.status, ['mapping', 'validating', 'importing'])))
+      .returning({ id: migrations.id });
+    if (rows.length) await writeLogs(ctx.db, input.id, input.logs, now);
+    return rows.length > 0;
+  },
+});
+
+// ------------------------------------------------------------------------------------------------
+
+async function applyWrite(ctx: Ctx, write: StepWrite): Promise<StepWriteResult> {
+  switch (write.kind) {
+    case 'schema': return applySchema(ctx, write);
+    case 'media': return storeMedia(ctx, write);
+    case 'entries': return createEntries(ctx, write);
+    case 'finish': return finishEntries(ctx, write);
+    case 'blogTerms': return importBlogTerms(ctx, write);
+    case 'blogAuthors': return importBlogAuthors(ctx, write);
+    case 'blogPosts': return importBlogPosts(ctx, write);
+  }
+}
+
+const typeTables = { pageTypes, collections: collectionTypes, components } as const;
+
+async function applySchema(ctx: Ctx, write: SchemaWrite): Promise<SchemaWriteResult> {
+  const current = await loadSchemaSet(ctx.db, ctx.project.id);
+  const issues: Array<{ kind: TypeKind; slug: string; path: string; message: string }> = [];
+  const next = { ...current };
+  const given = new Set<string>();
+  for (const kind of typeKinds) {
+    const bySlug = new Map(current[kind].map((d) => [d.slug, d]));
+    for (const def of write[kind]) {
+      const checked = validateTypeDefinition(def);
+      if (!checked.ok) {
+        for (const i of checked.issues) issues.push({ kind, slug: def.slug, path: i.path, message: i.message });
+        continue;
+      }
+      bySlug.set(def.slug, checked.value);
+      given.add(`${kind}/${def.slug}`);
+    }
+    next[kind] = [...bySlug.values()];
+  }
+  for (const i of checkSchemaSet(next)) if (given.has(`${i.kind}/${i.slug}`)) issues.push(i);
+  if (issues.length) {
+    throw new CmsError('VALIDATION_FAILED',
+      `The imported schema has ${issues.length} problem${issues.length === 1 ? '' : 's'}: ` +
+      issues.slice(0, 20).map((i) => `${i.kind}/${i.slug}: ${i.path}: ${i.message}`).join('; '), issues);
+  }
+  const result: SchemaWriteResult = { kind: 'schema', created: [], updated: [], unchanged: [] };
+  const now = ctx.clock.now();
+  // Components first, so no type ever points at a missing one; all in this one transaction.
+  for (const kind of ['components', 'collections', 'pageTypes'] as const) {
+    const t = typeTables[kind];
+    const before = new Map(current[kind].map((d) => [d.slug, d]));
+    for (const def of next[kind]) {
+      if (!given.has(`${kind}/${def.slug}`)) continue;
+      const old = before.get(def.slug);
+      if (!old) {
+        await ctx.db.insert(t).values({ projectId: ctx.project.id, slug: def.slug, name: def.name, fields: def.fields, createdAt: now, updatedAt: now });
+        result.created.push({ kind, slug: def.slug });
+      } else if (JSON.stringify(old.fields) !== JSON.stringify(def.fields) || old.name !== def.name) {
+        await ctx.db.update(t).set({ name: def.name, fields: def.fields, updatedAt: now })
+          .where(and(eq(t.projectId, ctx.project.id), eq(t.slug, def.slug)));
+        result.updated.push({ kind, slug: def.slug });
+      } else {
+        result.unchanged.push({ kind, slug: def.slug });
+      }
+    }
+  }
+  ctx.contentChanged();
+  return result;
+}
+
+/** Per-file problems that the upload code reports before it writes anything. */
+const skippableUpload = new Set(['VALIDATION_FAILED', 'PAYLOAD_TOO_LARGE']);
+
+/**
+ * Stores downloaded files. Media is matched by the SHA-256 of its bytes (decisions §10): bytes
+ * already in the project, from this import or an earlier one, reuse that media.
+ */
+async function storeMedia(ctx: Ctx, write: MediaWrite): Promise<MediaWriteResult> {
+  const result: MediaWriteResult = { kind: 'media', byUrl: {}, imported: 0, deduplicated: 0, skipped: [] };
+  const fileUrl = (filename: string) => mediaFileUrl(ctx.settings.baseUrl, ctx.project.slug, filename);
+  for (const file of write.files) {
+    const sha256 = sha256Hex(file.data);
+    const [existing] = await ctx.db.select({ id: media.id, filename: media.filename }).from(media)
+      .where(and(eq(media.projectId, ctx.project.id), eq(media.sha256, sha256), isNull(media.deletedAt)))
+      .orderBy(asc(media.createdAt), asc(media.id)).limit(1);
+    if (existing) {
+      result.byUrl[file.url] = { id: existing.id, fileUrl: fileUrl(existing.filename) };
+      result.deduplicated += 1;
+      continue;
+    }
+    try {
+      const view = await storeUpload(ctx, { data: file.data, filename: file.filename, altText: file.altText ?? null });
+      result.byUrl[file.url] = { id: view.id, fileUrl: view.url };
+      result.imported += 1;
+    } catch (e) {
+      if (!isCmsError(e) || !skippableUpload.has(e.code)) throw e;
+      result.skipped.push({ url: file.url, reason: e.message });
+    }
+  }
+  return result;
+}
+
+async function freeSlug(ctx: Ctx, kind: EntryKind, typeId: string, base: string): Promise<string> {
+  const store = storeOf(kind);
+  if (!(await store.slugTaken(ctx.db, ctx.project.id, typeId, base))) return base;
+  for (let n = 2; n < 10_000; n += 1) {
+    const suffix = `-${n}`;
+    const candidate = `${base.slice(0, 255 - suffix.length).replace(/-+$/, '')}${suffix}`;
+    if (!(await store.slugTaken(ctx.db, ctx.project.id, typeId, candidate))) return candidate;
+  }
+  throw new CmsError('SLUG_EXISTS', `No free slug left for "${base}"`);
+}
+
+/** Problems of one entry that are found before anything of it is written: the entry is skipped. */
+const skippableEntry = new Set(['VALIDATION_FAILED', 'REQUIRED_FIELDS_MISSING', 'PAYLOAD_TOO_LARGE', 'NOT_FOUND']);
+
+/** Creates fresh entries (pages and items are never updated in place), with unique slugs. */
+async function createEntries(ctx: Ctx, write: EntriesWrite): Promise<EntriesWriteResult> {
+  const store = storeOf(write.entryKind);
+  const result: EntriesWriteResult = { kind: 'entries', ids: {}, created: 0, renamed: [], skipped: [], dropped: [] };
+  const typeIds = new Map<string, string>();
+  for (const entry of write.entries) {
+    const fields = resolvePlaceholders(entry.fields, (key) => write.refIds?.[key] ?? result.ids[key], (target) => result.dropped.push({ key: entry.key, target }));
+    try {
+      let typeId = typeIds.get(entry.typeSlug);
+      if (!typeId) {
+        const type = await store.findType(ctx.db, ctx.project.id, entry.typeSlug);
+        if (!type) throw new CmsError('NOT_FOUND', `${write.entryKind === 'page' ? 'Page type' : 'Collection type'} "${entry.typeSlug}" not found`);
+        typeId = type.id;
+        typeIds.set(entry.typeSlug, typeId);
+      }
+      if (!slugPattern.test(entry.slug)) throw new CmsError('VALIDATION_FAILED', `slug "${entry.slug}" is not a valid slug`);
+      const slug = await freeSlug(ctx, write.entryKind, typeId, entry.slug);
+      const shape = await createEntry(ctx, write.entryKind, {
+        typeSlug: entry.typeSlug, name: entry.name, slug, fields, seo: entry.seo, status: entry.status,
+      });
+      if (entry.status === 'published' && entry.publishedAt) {
+        await store.update(ctx.db, shape.id, { publishedAt: new Date(entry.publishedAt) });
+      }
+      result.ids[entry.key] = shape.id;
+      result.created += 1;
+      if (slug !== entry.slug) result.renamed.push({ key: entry.key, from: entry.slug, to: slug });
+    } catch (e) {
+      if (!isCmsError(e) || !skippableEntry.has(e.code)) throw e;
+      result.skipped.push({ key: entry.key, code: e.code, reason: e.message, details: e.details });
+    }
+  }
+  return result;
+}
+
+const placeholderPrefix = '@ref:';
+
+/** `{ _ref: "@ref:<key>", _type }` pointed at the entry of that key; dropped when there is none. */
+function resolvePlaceholders(value: Record<string, unknown>, idOf: (key: string) => string | undefined, dropped: (key: string) => void): Record<string, unknown> {
+  const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const walk = (v: unknown): unknown => {
+    if (isRecord(v) && typeof v._ref === 'string' && v._ref.startsWith(placeholderPrefix)) {
+      const key = v._ref.slice(placeholderPrefix.length);
+      const id = idOf(key);
+      if (id) return { ...v, _ref: id };
+      dropped(key);
+      return undefined;
+    }
+    if (Array.isArray(v)) return v.map(walk).filter((x) => x !== undefined);
+    if (isRecord(v)) {
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) {
+        const r = walk(x);
+        if (r !== undefined) out[k] = r;
+      }
+      return out;
+    }
+    return v;
+  };
+  return walk(value) as Record<string, unknown>;
+}
+
+/** The second pass: references (now that every target exists), then publish as the source had it. */
+async function finishEntries(ctx: Ctx, write: FinishWrite): Promise<FinishWriteResult> {
+  const store = storeOf(write.entryKind);
+  const result: FinishWriteResult = { kind: 'finish', done: 0, skipped: [] };
+  for (const entry of write.entries) {
+    try {
+      if (Object.keys(entry.fields).length > 0) await updateEntry(ctx, write.entryKind, { ref: { id: entry.id }, fields: entry.fields });
+      if (entry.publish) {
+        await publishEntry(ctx, write.entryKind, { id: entry.id });
+        if (entry.publishedAt) await store.update(ctx.db, entry.id, { publishedAt: new Date(entry.publishedAt) });
+      }
+      result.done += 1;
+    } catch (e) {
+      if (!isCmsError(e) || !skippableEntry.has(e.code)) throw e;
+      result.skipped.push({ id: entry.id, code: e.code, reason: e.message, details: e.details });
+    }
+  }
+  return result;
+}
+
+// ------------------------------------------------------------------------------------------------
+// The blog, through the blog operations (nested, so they join this batch's transaction).
+
+async function importBlogTerms(ctx: Ctx, write: BlogTermsWrite): Promise<BlogTermsWriteResult> {
+  const result: BlogTermsWriteResult = { kind: 'blogTerms', categories: {}, tags: {}, created: 0, reused: 0 };
+  const kinds = [
+    { list: write.categories, table: blogCategories, op: categoryOperations.create, out: result.categories },
+    { list: write.tags, table: blogTags, op: tagOperations.create, out: result.tags },
+  ] as const;
+  for (const { list, table, op, out } of kinds) {
+    for (const term of list) {
+      if (out[term.slug]) continue;
+      // Matched by slug, also across imports (decisions §10).
+      const [existing] = await ctx.db.select({ id: table.id }).from(table)
+        .where(and(eq(table.projectId, ctx.project.id), eq(table.slug, term.slug)));
+      if (existing) {
+        out[term.slug] = existing.id;
+        result.reused += 1;
+        continue;
+      }
+      const created = await op.run(ctx, parseInput(op, { name: term.name, slug: term.slug }));
+      out[term.slug] = created.id;
+      result.created += 1;
+    }
+  }
+  return result;
+}
+
+const lower = (s: string) => s.trim().toLowerCase();
+
+/** Authors are matched against the project's, by email, then slug, then name (decisions §10). */
+async function importBlogAuthors(ctx: Ctx, write: BlogAuthorsWrite): Promise<BlogAuthorsWriteResult> {
+  const result: BlogAuthorsWriteResult = { kind: 'blogAuthors', ids: {}, created: 0, matched: [], skipped: [] };
+  const create = authorOperations['blog.authors.create'];
+  for (const author of write.authors) {
+    const existing = await ctx.db.select({ id: blogAuthors.id, email: blogAuthors.email, slug: blogAuthors.slug, firstName: blogAuthors.firstName, lastName: blogAuthors.lastName })
+      .from(blogAuthors).where(eq(blogAuthors.projectId, ctx.project.id)).orderBy(asc(blogAuthors.createdAt), asc(blogAuthors.id));
+    const name = lower(`${author.firstName} ${author.lastName}`);
+    const byEmail = author.email ? existing.find((a) => a.email && lower(a.email) === lower(author.email!)) : undefined;
+    const bySlug = byEmail ? undefined : existing.find((a) => a.slug === author.slug);
+    const byName = byEmail || bySlug || name === '' ? undefined : existing.find((a) => lower(`${a.firstName} ${a.lastName}`) === name);
+    const match = byEmail ? { by: 'email' as const, row: byEmail } : bySlug ? { by: 'slug' as const, row: bySlug } : byName ? { by: 'name' as const, row: byName } : null;
+    if (match) {
+      result.ids[author.key] = match.row.id;
+      result.matched.push({ key: author.key, by: match.by, id: match.row.id });
+      continue;
+    }
+    try {
+      const created = await create.run(ctx, parseInput(create, {
+        slug: author.slug, firstName: author.firstName, lastName: author.lastName, email: author.email, bio: author.bio,
+        title: author.title, profileImageId: author.profileImageId, links: author.links,
+      }));
+      result.ids[author.key] = created.id;
+      result.created += 1;
+    } catch (e) {
+      if (!isCmsError(e) || !skippableEntry.has(e.code)) throw e;
+      result.skipped.push({ key: author.key, code: e.code, reason: e.message, details: e.details });
+    }
+  }
+  return result;
+}
+
+async function freeBlogSlug(ctx: Ctx, base: string): Promise<string> {
+  const taken = async (slug: string) => (await ctx.db.select({ id: blogPosts.id }).from(blogPosts)
+    .where(and(eq(blogPosts.projectId, ctx.project.id), eq(blogPosts.slug, slug), isNull(blogPosts.deletedAt)))).length > 0;
+  if (!(await taken(base))) return base;
+  for (let n = 2; n < 10_000; n += 1) {
+    const suffix = `-${n}`;
+    const candidate = `${base.slice(0, 255 - suffix.length).replace(/-+$/, '')}${suffix}`;
+    if (!(await taken(candidate))) return candidate;
+  }
+  throw new CmsError('SLUG_EXISTS', `No free slug left for "${base}"`);
+}
+
+/** Posts are created fresh on every import, like pages and items; a taken slug gets a suffix. */
+async function importBlogPosts(ctx: Ctx, write: BlogPostsWrite): Promise<BlogPostsWriteResult> {
+  const result: BlogPostsWriteResult = { kind: 'blogPosts', ids: {}, created: 0, renamed: [], skipped: [] };
+  for (const post of write.posts) {
+    try {
+      const slug = await freeBlogSlug(ctx, post.slug);
+      const input = parseInput(createPost, {
+        title: post.title, slug, body: post.body, summary: post.summary, status: post.status, publishedAt: post.publishedAt,
+        featuredImageId: post.featuredImageId, author: post.authorId, categories: post.categoryIds, tags: post.tagIds, seo: post.seo,
+      });
+      const created = await createPost.run(ctx, input);
+      result.ids[post.key] = created.id;
+      result.created += 1;
+      if (slug !== post.slug) result.renamed.push({ key: post.key, from: post.slug, to: slug });
+    } catch (e) {
+      if (!isCmsError(e) || !skippableEntry.has(e.code)) throw e;
+      result.skipped.push({ key: post.key, code: e.code, reason: e.message, details: e.details });
+    }
+  }
+  return result;
+}
