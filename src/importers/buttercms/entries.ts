@@ -1,0 +1,263 @@
+// Source pages and collection items turned into entries to create, in two passes: pass one
+// creates every entry without its references (their targets may not exist yet), pass two sets the
+// references to the ids pass one produced and publishes. Pure.
+
+import { convertFields, type ConvertContext } from './convert.js';
+import { fieldsOfItem, isHtml, isPlainObject } from './infer.js';
+import { humanize, makeUnique, toSlug } from './names.js';
+import type { ImportPlan, PlannedType } from './plan.js';
+import type { SourceItem, SourcePage } from './source.js';
+import type { ImportWarning, ReferenceKind } from './types.js';
+
+/** The stand-in for a local id until the target exists: `@ref:page:<slug>`, `@ref:item:<id>`. */
+const placeholderPrefix = '@ref:';
+export const refKey = (kind: ReferenceKind, sourceKey: string): string => `${kind === 'page' ? 'page' : 'item'}:${sourceKey}`;
+
+export interface PreparedEntry {
+  /** `page:<slug>` or `item:<id>`: what references name it by. */
+  key: string;
+  typeSlug: string;
+  name: string;
+  slug: string;
+  /** Converted content, references as placeholders. */
+  content: Record<string, unknown>;
+  seo?: Record<string, unknown> | undefined;
+  status: 'draft' | 'published';
+  publishedAt?: string | undefined;
+  hasRefs: boolean;
+  /**
+   * Set by `orderForCreation`: created without references (as a draft) because a target is created
+   * only later (a cycle, or a page referenced from an item); pass two completes it.
+   */
+  deferred?: boolean;
+}
+
+export interface PrepareContext {
+  plan: ImportPlan;
+  /** Our media id of a source URL, once imported. */
+  mediaIdForUrl: (url: string) => string | null | undefined;
+  /** Our file URL of a source URL, for HTML that embeds it. */
+  fileUrlFor: (url: string) => string | null | undefined;
+  /** Whether the import creates this entity at all (else a reference to it is dropped). */
+  willExist: (key: string) => boolean;
+}
+
+const isRef = (v: unknown): v is { _ref: string; _type: string } =>
+  isPlainObject(v) && typeof v._ref === 'string' && typeof v._type === 'string' && Object.keys(v).length === 2;
+
+export function containsRef(value: unknown): boolean {
+  if (isRef(value)) return true;
+  if (Array.isArray(value)) return value.some(containsRef);
+  if (isPlainObject(value)) return Object.values(value).some(containsRef);
+  return false;
+}
+
+/** Keys (`page:<slug>`, `item:<id>`) of every placeholder reference in the content. */
+export function refTargets(value: unknown, out: Set<string> = new Set()): Set<string> {
+  if (isRef(value)) {
+    if (value._ref.startsWith(placeholderPrefix)) out.add(value._ref.slice(placeholderPrefix.length));
+  } else if (Array.isArray(value)) {
+    for (const v of value) refTargets(v, out);
+  } else if (isPlainObject(value)) {
+    for (const v of Object.values(value)) refTargets(v, out);
+  }
+  return out;
+}
+
+/**
+ * The order to create entries in so that each one's references point at entries created before
+ * it (earlier kinds, or earlier in this list), so that it is written whole in one pass. Entries in
+ * a reference cycle, or pointing at a kind created later, are deferred: created without their
+ * references first, completed by pass two.
+ */
+export function orderForCreation(entries: readonly PreparedEntry[], createdBefore: ReadonlySet<string>): PreparedEntry[] {
+  const own = new Set(entries.map((e) => e.key));
+  const placed = new Set<string>();
+  const ordered: PreparedEntry[] = [];
+  let remaining: Array<{ entry: PreparedEntry; deps: string[] }> = [];
+  for (const entry of entries) {
+    const targets = [...refTargets(entry.content)];
+    if (targets.some((t) => !own.has(t) && !createdBefore.has(t)) || targets.includes(entry.key)) {
+      ordered.push({ ...entry, deferred: true });
+      placed.add(entry.key);
+    } else {
+      remaining.push({ entry, deps: targets.filter((t) => own.has(t)) });
+    }
+  }
+  while (remaining.length) {
+    const next: typeof remaining = [];
+    for (const r of remaining) {
+      if (r.deps.every((d) => placed.has(d))) {
+        ordered.push({ ...r.entry, deferred: false });
+        placed.add(r.entry.key);
+      } else {
+        next.push(r);
+      }
+    }
+    if (next.length === remaining.length) {
+      // Only cycles are left: defer the first of them, which frees the others in turn.
+      const [first] = next.splice(0, 1);
+      ordered.push({ ...first!.entry, deferred: true });
+      placed.add(first!.entry.key);
+    }
+    remaining = next;
+  }
+  return ordered;
+}
+
+/** The content without any reference: single ones removed, lists of them emptied. */
+export function stripRefs(value: Record<string, unknown>): Record<string, unknown> {
+  const walk = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.filter((x) => !isRef(x)).map(walk);
+    if (isPlainObject(v)) {
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) if (!isRef(x)) out[k] = walk(x);
+      return out;
+    }
+    return v;
+  };
+  return walk(value) as Record<string, unknown>;
+}
+
+/**
+ * Placeholders replaced by local ids; a reference whose target was not created is dropped (and
+ * reported), the way the converter drops references to unknown entities.
+ */
+export function resolveRefs(value: unknown, idOf: (key: string) => string | undefined, where: string, warnings: ImportWarning[]): unknown {
+  const walk = (v: unknown, path: string): unknown => {
+    if (isRef(v)) {
+      if (!v._ref.startsWith(placeholderPrefix)) return v;
+      const key = v._ref.slice(placeholderPrefix.length);
+      const id = idOf(key);
+      if (!id) {
+        warnings.push({ level: 'warning', message: `${path}: the referenced ${key} was not imported; reference dropped` });
+        return undefined;
+      }
+      return { _ref: id, _type: v._type };
+    }
+    if (Array.isArray(v)) return v.map((x, i) => walk(x, `${path}[${i}]`)).filter((x) => x !== undefined);
+    if (isPlainObject(v)) {
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) {
+        const r = walk(x, `${path}.${k}`);
+        if (r !== undefined) out[k] = r;
+      }
+      return out;
+    }
+    return v;
+  };
+  return walk(value, where);
+}
+
+const urlToken = /(?:https?:)?\/\/[^\s"'<>()]+/g;
+
+/** Media URLs inside HTML pointed at the imported files, so content no longer needs the source's CDN. */
+export function rewriteHtmlMedia(value: unknown, fileUrlFor: (url: string) => string | null | undefined): unknown {
+  if (typeof value === 'string') {
+    if (!isHtml(value)) return value;
+    return value.replace(urlToken, (m) => fileUrlFor(m) ?? fileUrlFor(m.replace(/&amp;/g, '&')) ?? m);
+  }
+  if (Array.isArray(value)) return value.map((v) => rewriteHtmlMedia(v, fileUrlFor));
+  if (isPlainObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = rewriteHtmlMedia(v, fileUrlFor);
+    return out;
+  }
+  return value;
+}
+
+function convert(source: Record<string, unknown>, type: PlannedType, ctx: PrepareContext, where: string, warnings: ImportWarning[]) {
+  const convertCtx: ConvertContext = {
+    mediaIdForUrl: ctx.mediaIdForUrl,
+    localIdFor: (kind, sourceKey) => {
+      const key = refKey(kind, sourceKey);
+      return ctx.willExist(key) ? `${placeholderPrefix}${key}` : null;
+    },
+    components: ctx.plan.inferredComponents,
+    where,
+  };
+  const { value, warnings: w } = convertFields(source, type.plan, convertCtx);
+  warnings.push(...w);
+  return rewriteHtmlMedia(value, ctx.fileUrlFor) as Record<string, unknown>;
+}
+
+const clip = (s: string, max: number) => (s.length > max ? s.slice(0, max).trimEnd() : s);
+const plainText = (s: string) => s.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+
+const nameKeys = ['name', 'title', 'label', 'headline', 'heading', 'question'];
+
+/** Items have no name or slug in ButterCMS: the first name-like text names them. */
+export function itemName(fields: Record<string, unknown>, type: PlannedType, id: string): string {
+  for (const key of nameKeys) {
+    const v = fields[key];
+    if (typeof v === 'string' && plainText(v) !== '') return clip(plainText(v), 255);
+  }
+  for (const p of type.plan) {
+    const v = fields[p.sourceKey];
+    if (p.type === 'text' && typeof v === 'string' && v.trim() !== '') return clip(v.trim(), 255);
+  }
+  return `${humanize(type.source)} ${id}`;
+}
+
+/** Page SEO from the usual ButterCMS conventions: an `seo` component, or `seo_title`-style fields. */
+export function pageSeo(fields: Record<string, unknown>): Record<string, unknown> | undefined {
+  const seo = isPlainObject(fields.seo) ? fields.seo : {};
+  const pick = (...values: unknown[]) => values.find((v): v is string => typeof v === 'string' && v.trim() !== '');
+  const title = pick(seo.title, seo.meta_title, fields.seo_title, fields.meta_title);
+  const description = pick(seo.description, seo.meta_description, fields.meta_description, fields.seo_description);
+  if (!title && !description) return undefined;
+  return {
+    ...(title ? { metaTitle: clip(title.trim(), 255) } : {}),
+    ...(description ? { metaDescription: clip(description.trim(), 1000) } : {}),
+  };
+}
+
+const validTime = (v: string | null): string | undefined => (v && !Number.isNaN(Date.parse(v)) ? new Date(v).toISOString() : undefined);
+
+export function prepareItems(key: string, items: readonly SourceItem[], ctx: PrepareContext, warnings: ImportWarning[]): PreparedEntry[] {
+  const type = ctx.plan.collectionOf(key);
+  if (!type) return [];
+  const slugs = new Set<string>();
+  return items.map((item) => {
+    const id = String(item.meta.id);
+    const fields = fieldsOfItem(item);
+    const content = convert(fields, type, ctx, `collection ${key} item ${id}`, warnings);
+    const name = itemName(fields, type, id);
+    return {
+      key: refKey('collectionItem', id),
+      typeSlug: type.slug,
+      name,
+      slug: makeUnique(clip(toSlug(name, `item-${id}`), 200).replace(/-+$/, ''), slugs, '-'),
+      content,
+      status: 'published' as const,
+      hasRefs: containsRef(content),
+    };
+  });
+}
+
+export function preparePages(pages: readonly SourcePage[], ctx: PrepareContext, warnings: ImportWarning[]): PreparedEntry[] {
+  const slugs = new Set<string>();
+  const out: PreparedEntry[] = [];
+  for (const page of pages) {
+    const type = ctx.plan.pageTypeOf(page);
+    if (!type) continue;
+    const content = convert(page.fields, type, ctx, `page ${page.page_type ?? '*'}/${page.slug}`, warnings);
+    // What the read API serves is published; newer API versions also say draft or scheduled.
+    const draft = page.status === 'draft' || page.status === 'scheduled';
+    if (page.status === 'scheduled') {
+      warnings.push({ level: 'info', message: `page ${page.slug}: scheduled in the source; imported as a draft` });
+    }
+    out.push({
+      key: refKey('page', page.slug),
+      typeSlug: type.slug,
+      name: clip(page.name.trim() || page.slug, 255),
+      slug: makeUnique(clip(toSlug(page.slug, 'page'), 200).replace(/-+$/, ''), slugs, '-'),
+      content,
+      seo: pageSeo(page.fields),
+      status: draft ? 'draft' : 'published',
+      publishedAt: draft ? undefined : validTime(page.published),
+      hasRefs: containsRef(content),
+    });
+  }
+  return out;
+}

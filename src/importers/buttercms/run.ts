@@ -1,0 +1,484 @@
+// One ButterCMS migration, from start to its last state (contract: Migration status, decisions
+// §10): mapping (read and discover the source), validating (infer and check the schema; a dry run
+// ends here with its report), importing (schema, media in batches of 50, collection items and
+// pages in two passes, the blog), completed. Source requests never happen inside a transaction:
+// each batch is fetched first, then written by one step operation, which also records progress,
+// stats and log lines, and applies a pause request once the batch is in.
+
+import type { Dispatcher } from 'undici';
+import type { Actor } from '../../core/actor.js';
+import { isCmsError } from '../../core/errors.js';
+import {
+  butterConfigSchema, migrationAbandon, migrationStep, runnerStoppedMessage,
+  type ButterConfig, type MigrationLogLine, type MigrationRunRef, type MigrationView, type StepInput, type StepWrite,
+  type StepWriteResult, type StoredMediaRef,
+} from '../../core/migrations/index.js';
+import { checkSchemaSet, validateTypeDefinition, type TypeDefinition } from '../../core/schema/index.js';
+import type { Cms } from '../../runtime.js';
+import { importBlog, blogMediaUrls } from './blog.js';
+import { createButterClient, normaliseApiUrl, SourceRequestError, sourcePageSizes, type ButterClient } from './client.js';
+import { collectMediaUrls } from './convert.js';
+import { containsRef, orderForCreation, preparePages, prepareItems, refTargets, resolveRefs, stripRefs, type PrepareContext, type PreparedEntry } from './entries.js';
+import { isMediaUrl } from './infer.js';
+import { mergeWithExisting, planImport, type ExistingSchema, type ImportPlan, type MergeResult, type SchemaKind } from './plan.js';
+import { readBlog, readSource, type SourceData } from './source.js';
+import type { ImportWarning } from './types.js';
+
+export const mediaBatchSize = 50;
+export const entryBatchSize = 100;
+
+export interface RunMigrationDeps {
+  cms: Cms;
+  ref: MigrationRunRef;
+  runnerId: string;
+  /** Aborted when the process stops (or the migration is no longer this runner's). */
+  signal: AbortSignal;
+  /** Least time between source requests (default 100 ms; tests lower it). */
+  minIntervalMs?: number | undefined;
+  dispatcher?: Dispatcher | undefined;
+}
+
+/** Unwinds a run that a pause stopped after its batch (already recorded as paused). */
+class Paused extends Error {}
+
+/** A failure the run reports as it is: the message is the migration's error. */
+class ImportFailure extends Error {
+  constructor(message: string, readonly data?: Record<string, unknown>) {
+    super(message);
+  }
+}
+
+type Stats = Record<string, number>;
+
+function toLogLines(warnings: readonly ImportWarning[]): MigrationLogLine[] {
+  return warnings.map((w) => ({ level: w.level, message: w.message }));
+}
+
+export async function runButterMigration(deps: RunMigrationDeps): Promise<void> {
+  const { cms, ref, runnerId, signal } = deps;
+  const actor: Actor = { kind: 'system', job: 'migration' };
+  const options = { actor, project: ref.projectSlug };
+  const stats: Stats = { sourceRequests: 0, warnings: 0 };
+  let phase = 'mapping';
+
+  const step = async (input: Omit<StepInput, 'id' | 'runnerId'>): Promise<StepWriteResult | null> => {
+    const logs = input.logs ?? [];
+    stats.warnings = (stats.warnings ?? 0) + logs.filter((l) => l.level === 'warning').length;
+    const out = await cms.run(migrationStep, { ...input, logs, stats: { ...stats }, id: ref.id, runnerId }, options);
+    if (out.paused) throw new Paused();
+    return out.result;
+  };
+
+  try {
+    const migration = (await cms.run('migrations.get', { id: ref.id }, options)) as MigrationView;
+    const parsed = butterConfigSchema.safeParse(migration.config);
+    if (!parsed.success) throw new ImportFailure(`The stored config is invalid: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+    const config = parsed.data;
+    const mode = migration.mode;
+    const apiUrl = normaliseApiUrl(config.apiUrl);
+    const client = createButterClient({
+      apiKey: config.apiKey,
+      apiUrl,
+      minIntervalMs: deps.minIntervalMs,
+      signal,
+      dispatcher: deps.dispatcher,
+      onRequest: () => { stats.sourceRequests = (stats.sourceRequests ?? 0) + 1; },
+    });
+    const mediaHosts = mediaHostsOf(config, apiUrl);
+
+    // ---- mapping: read the account, following what content points at.
+    const source = await readSource(client, {
+      pageTypes: config.pageTypes,
+      collections: config.collections,
+      // An import reads the blog when it gets to it; a dry run reads it now, for its counts.
+      blog: mode === 'dry_run',
+      onProgress: async (p) => { await step({ progress: { phase: 'mapping', done: p.done, total: p.total } }); },
+    });
+    const summary = summariseSource(source);
+    await step({
+      status: 'validating',
+      progress: { phase: 'validating', done: 0, total: 1 },
+      logs: [
+        ...toLogLines(source.warnings),
+        { level: 'info', message: `Read the source: ${describeCounts(summary)}`, data: { ...summary } },
+        { level: mode === 'dry_run' ? 'warning' : 'info', message: discoveryNote(source) },
+      ],
+    });
+    phase = 'validating';
+
+    // ---- validating: infer the schema, meet the project's, check everything before any write.
+    const plan = planImport(source, { mediaHosts });
+    const existing = (await cms.run('schema.pull', {}, options)) as ExistingSchema;
+    const merge = mergeWithExisting(existing, plan);
+    const issues = checkMerged(existing, merge);
+    const mediaUrls = collectAllMediaUrls(source, mediaHosts);
+    const conversionWarnings: ImportWarning[] = [];
+    // A dry run converts too (with stand-in ids), so its report shows what would be dropped.
+    if (mode === 'dry_run') {
+      const ctx: PrepareContext = { plan, mediaIdForUrl: () => 'dry-run', fileUrlFor: () => null, willExist: knownEntities(source) };
+      for (const [key, items] of source.collections) prepareItems(key, items, ctx, conversionWarnings);
+      preparePages(source.pages, ctx, conversionWarnings);
+    }
+    const problems = [...merge.conflicts, ...issues];
+    const report = buildReport(source, plan, merge, mediaUrls, [...source.warnings, ...plan.warnings, ...conversionWarnings], problems, apiUrl);
+    const planLogs: MigrationLogLine[] = [
+      ...toLogLines(plan.warnings),
+      ...toLogLines(conversionWarnings),
+      ...problems.map((p): MigrationLogLine => ({ level: mode === 'dry_run' ? 'warning' : 'error', message: p })),
+      { level: 'info', message: `Schema: ${plan.components.length} components, ${plan.pageTypes.length} page types, ${plan.collections.length} collections; ${mediaUrls.length} media URLs` },
+    ];
+    if (mode === 'dry_run') {
+      await step({ status: 'completed', progress: { phase: 'done', done: 1, total: 1 }, report, logs: [...planLogs, { level: 'info', message: 'Dry run complete: nothing was written' }] });
+      return;
+    }
+    if (problems.length) {
+      await step({ report, logs: planLogs });
+      throw new ImportFailure(`The imported schema does not fit the project's (${problems.length} problem${problems.length === 1 ? '' : 's'}; see the log); nothing was written`);
+    }
+
+    // ---- importing: the schema first.
+    phase = 'importing';
+    await step({
+      status: 'importing',
+      report,
+      progress: { phase: 'schema', done: 0, total: 1 },
+      logs: planLogs,
+      write: { kind: 'schema', components: merge.write.components as TypeDefinition[], pageTypes: merge.write.pageTypes as TypeDefinition[], collections: merge.write.collections as TypeDefinition[] },
+    });
+    stats.components = plan.components.length;
+    stats.pageTypes = plan.pageTypes.length;
+    stats.collections = plan.collections.length;
+    await step({ progress: { phase: 'schema', done: 1, total: 1 }, logs: schemaLogs(merge) });
+    if (mode === 'schema_only') {
+      await step({ status: 'completed', progress: { phase: 'done', done: 1, total: 1 }, logs: [{ level: 'info', message: 'Schema imported (schema only)' }] });
+      return;
+    }
+
+    // ---- media, 50 files per batch: downloaded first, then stored in one transaction.
+    const media = await importMedia(client, mediaUrls, source, cms.config.maxUploadBytes, step, stats);
+
+    // ---- collection items and pages: created without references, then references and publish.
+    const ids = new Map<string, string>();
+    const willExist = knownEntities(source);
+    const prepare: PrepareContext = {
+      plan,
+      mediaIdForUrl: (url) => media.get(url)?.id,
+      fileUrlFor: (url) => media.get(url)?.fileUrl,
+      willExist,
+    };
+    const itemWarnings: ImportWarning[] = [];
+    const items = await createAll('item', [...source.collections].flatMap(([key, list]) => prepareItems(key, list, prepare, itemWarnings)),
+      itemWarnings, ids, step, stats);
+    const pageWarnings: ImportWarning[] = [];
+    const pages = await createAll('page', preparePages(source.pages, prepare, pageWarnings), pageWarnings, ids, step, stats);
+    await finishAll('item', items, ids, step, stats);
+    await finishAll('page', pages, ids, step, stats);
+
+    // ---- the blog: read now, its files, then categories, tags, authors (matched against what
+    // exists) and posts (always fresh).
+    if (!source.blogRead) {
+      const blog = await readBlog(client, async (p) => { await step({ progress: { phase: 'blogRead', done: p.done, total: p.total } }); });
+      Object.assign(source, { posts: blog.posts, authors: blog.authors, categories: blog.categories, tags: blog.tags, blogRead: true });
+      await step({
+        logs: [...toLogLines(blog.warnings), { level: 'info', message: `Read the blog: ${blog.posts.length} posts, ${blog.authors.length} authors, ${blog.categories.length} categories, ${blog.tags.length} tags` }],
+      });
+    }
+    const blogUrls = blogMediaUrls(source, mediaHosts).filter((u) => isMediaUrl(u, mediaHosts) && !media.has(u));
+    if (blogUrls.length) {
+      for (const [url, stored] of await importMedia(client, blogUrls, source, cms.config.maxUploadBytes, step, stats, 'blogMedia')) media.set(url, stored);
+    }
+    await importBlog({ source, media, step, stats });
+
+    await step({ status: 'completed', progress: { phase: 'done', done: 1, total: 1 }, logs: [{ level: 'info', message: `Completed: ${describeStats(stats)}` }] });
+  } catch (e) {
+    if (e instanceof Paused) return;
+    if (isCmsError(e) && e.code === 'MIGRATION_STATE') {
+      // Settled as failed elsewhere (runner taken for dead), or deleted: nothing more to write.
+      cms.log.warn(`migration ${ref.id}: no longer run by this process`, { error: e.message });
+      return;
+    }
+    const { message, data } = describeFailure(e, signal, phase);
+    if (!(e instanceof ImportFailure) && !(e instanceof SourceRequestError) && !isCmsError(e)) {
+      cms.log.error(`migration ${ref.id} failed`, { error: e instanceof Error ? e.stack ?? e.message : String(e) });
+    }
+    try {
+      await cms.run(migrationAbandon, {
+        id: ref.id, runnerId, error: message, logs: [{ level: 'error', message, ...(data ? { data } : {}) }],
+      }, options);
+    } catch (recordError) {
+      cms.log.error(`migration ${ref.id}: could not record its failure`, { error: String(recordError), failure: message });
+    }
+  }
+}
+
+function describeFailure(e: unknown, signal: AbortSignal, phase: string): { message: string; data?: Record<string, unknown> } {
+  if (signal.aborted) return { message: runnerStoppedMessage, data: { phase } };
+  if (e instanceof SourceRequestError) {
+    return { message: `${e.message}. What was imported stays.`, data: { phase, request: e.request, status: e.status, failure: e.failure } };
+  }
+  if (e instanceof ImportFailure) return { message: e.message, ...(e.data ? { data: e.data } : {}) };
+  if (isCmsError(e)) {
+    return { message: `${phase} failed: ${e.code}: ${e.message}. What was imported stays.`, data: { phase, code: e.code, details: e.details as unknown } };
+  }
+  return { message: `${phase} failed: ${e instanceof Error ? e.message : String(e)}. What was imported stays.`, data: { phase } };
+}
+
+function mediaHostsOf(config: ButterConfig, apiUrl: string): string[] {
+  const hosts = [...(config.mediaHosts ?? [])];
+  // A custom endpoint (a proxy, or a test double) usually serves the files as well.
+  if (config.apiUrl) hosts.push(new URL(apiUrl).host);
+  return hosts;
+}
+
+/** Keys of every entity the import creates: references to anything else are dropped. */
+function knownEntities(source: SourceData): (key: string) => boolean {
+  const keys = new Set<string>();
+  for (const page of source.pages) keys.add(`page:${page.slug}`);
+  for (const items of source.collections.values()) for (const item of items) keys.add(`item:${String(item.meta.id)}`);
+  return (key) => keys.has(key);
+}
+
+function collectAllMediaUrls(source: SourceData, hosts: readonly string[]): string[] {
+  const urls = new Set<string>();
+  for (const page of source.pages) for (const u of collectMediaUrls(page.fields, hosts)) urls.add(u);
+  for (const items of source.collections.values()) for (const u of collectMediaUrls(items, hosts)) urls.add(u);
+  for (const u of blogMediaUrls(source, hosts)) urls.add(u);
+  return [...urls].filter((u) => isMediaUrl(u, hosts));
+}
+
+function checkMerged(existing: ExistingSchema, merge: MergeResult): string[] {
+  const problems: string[] = [];
+  const next = {
+    components: [...existing.components] as TypeDefinition[],
+    pageTypes: [...existing.pageTypes] as TypeDefinition[],
+    collections: [...existing.collections] as TypeDefinition[],
+  };
+  const given = new Set<string>();
+  for (const kind of ['components', 'pageTypes', 'collections'] as const) {
+    for (const def of merge.write[kind]) {
+      const checked = validateTypeDefinition(def);
+      if (!checked.ok) {
+        for (const i of checked.issues) problems.push(`${kind}/${def.slug}: ${i.path}: ${i.message}`);
+        continue;
+      }
+      next[kind] = [...next[kind].filter((d) => d.slug !== def.slug), checked.value];
+      given.add(`${kind}/${def.slug}`);
+    }
+  }
+  for (const i of checkSchemaSet(next)) if (given.has(`${i.kind}/${i.slug}`)) problems.push(`${i.kind}/${i.slug}: ${i.path}: ${i.message}`);
+  return problems;
+}
+
+function schemaLogs(merge: MergeResult): MigrationLogLine[] {
+  const lines: MigrationLogLine[] = [];
+  const name = (kind: SchemaKind) => (kind === 'pageTypes' ? 'page type' : kind === 'collections' ? 'collection' : 'component');
+  for (const c of merge.created) lines.push({ level: 'info', message: `Created ${name(c.kind)} ${c.slug}` });
+  for (const c of merge.extended) lines.push({ level: 'info', message: `Added fields ${c.fields.join(', ') || '(options)'} to the existing ${name(c.kind)} ${c.slug}` });
+  for (const c of merge.reused) lines.push({ level: 'info', message: `Reused the existing ${name(c.kind)} ${c.slug} as it is` });
+  return lines;
+}
+
+type StepFn = (input: Omit<StepInput, 'id' | 'runnerId'>) => Promise<StepWriteResult | null>;
+
+/** Files by source URL; `blogMediaAlt` gives featured images their alt text. */
+async function importMedia(
+  client: ButterClient, urls: string[], source: SourceData, maxBytes: number, step: StepFn, stats: Stats, phase = 'media',
+): Promise<Map<string, StoredMediaRef>> {
+  const byUrl = new Map<string, StoredMediaRef>();
+  const alt = new Map<string, string>();
+  for (const post of source.posts) if (post.featured_image && post.featured_image_alt) alt.set(post.featured_image, post.featured_image_alt);
+  stats.media ??= 0;
+  stats.mediaDeduplicated ??= 0;
+  stats.mediaSkipped ??= 0;
+  const total = urls.length;
+  await step({ progress: { phase, done: 0, total } });
+  for (let start = 0; start < urls.length; start += mediaBatchSize) {
+    const batch = urls.slice(start, start + mediaBatchSize);
+    const files: Array<{ url: string; data: Uint8Array<ArrayBuffer>; filename: string; altText?: string }> = [];
+    const logs: MigrationLogLine[] = [];
+    for (const url of batch) {
+      try {
+        const file = await client.download(url, maxBytes);
+        files.push({ url, data: file.bytes, filename: filenameOf(url), ...(alt.has(url) ? { altText: alt.get(url)! } : {}) });
+      } catch (e) {
+        if (!(e instanceof SourceRequestError) || (e.failure !== 'not-found' && e.failure !== 'too-large')) throw e;
+        stats.mediaSkipped = (stats.mediaSkipped ?? 0) + 1;
+        logs.push({ level: 'warning', message: `Media ${url} skipped: ${e.message}; fields using it are left empty`, data: { request: e.request } });
+      }
+    }
+    const result = await step({ write: { kind: 'media', files }, progress: { phase, done: start + batch.length, total }, logs }) as Extract<StepWriteResult, { kind: 'media' }>;
+    for (const [url, stored] of Object.entries(result.byUrl)) byUrl.set(url, stored);
+    stats.media = (stats.media ?? 0) + result.imported;
+    stats.mediaDeduplicated = (stats.mediaDeduplicated ?? 0) + result.deduplicated;
+    stats.mediaSkipped = (stats.mediaSkipped ?? 0) + result.skipped.length;
+    if (result.skipped.length) {
+      await step({ logs: result.skipped.map((s) => ({ level: 'warning' as const, message: `Media ${s.url} skipped: ${s.reason}` })) });
+    }
+  }
+  return byUrl;
+}
+
+function filenameOf(url: string): string {
+  try {
+    const last = new URL(url).pathname.split('/').filter(Boolean).at(-1) ?? 'file';
+    return decodeURIComponent(last).slice(0, 255) || 'file';
+  } catch {
+    return 'file';
+  }
+}
+
+const statKey = (kind: 'item' | 'page') => (kind === 'item' ? 'collectionItems' : 'pages');
+
+/**
+ * Pass one: every entry created fresh, in an order where its references point at entries that
+ * exist already, so most are written whole (and published) at once; deferred ones (cycles) are
+ * created without their references, as drafts, and completed by pass two.
+ */
+async function createAll(
+  kind: 'item' | 'page', prepared: PreparedEntry[], warnings: ImportWarning[], ids: Map<string, string>, step: StepFn, stats: Stats,
+): Promise<PreparedEntry[]> {
+  const phase = kind === 'item' ? 'collectionItems' : 'pages';
+  const entries = orderForCreation(prepared, new Set(ids.keys()));
+  stats[statKey(kind)] = 0;
+  stats.skipped ??= 0;
+  await step({ progress: { phase, done: 0, total: entries.length }, logs: toLogLines(warnings) });
+  for (let start = 0; start < entries.length; start += entryBatchSize) {
+    const batch = entries.slice(start, start + entryBatchSize);
+    const refIds: Record<string, string> = {};
+    for (const e of batch) {
+      if (e.deferred) continue;
+      for (const key of refTargets(e.content)) {
+        const id = ids.get(key);
+        if (id) refIds[key] = id;
+      }
+    }
+    const write: StepWrite = {
+      kind: 'entries',
+      entryKind: kind,
+      refIds,
+      entries: batch.map((e) => ({
+        key: e.key,
+        typeSlug: e.typeSlug,
+        name: e.name,
+        slug: e.slug,
+        fields: e.deferred ? stripRefs(e.content) : e.content,
+        seo: e.seo,
+        status: e.deferred ? 'draft' : e.status,
+        publishedAt: e.publishedAt,
+      })),
+    };
+    const result = await step({ write, progress: { phase, done: start + batch.length, total: entries.length } }) as Extract<StepWriteResult, { kind: 'entries' }>;
+    for (const [key, id] of Object.entries(result.ids)) ids.set(key, id);
+    stats[statKey(kind)] = (stats[statKey(kind)] ?? 0) + result.created;
+    stats.skipped = (stats.skipped ?? 0) + result.skipped.length;
+    const logs: MigrationLogLine[] = [
+      ...result.renamed.map((r): MigrationLogLine => ({ level: 'info', message: `${r.key}: slug "${r.from}" is taken, imported as "${r.to}"` })),
+      ...result.skipped.map((s): MigrationLogLine => ({ level: 'error', message: `${s.key} skipped: ${s.reason}`, data: { code: s.code, details: s.details } })),
+      ...result.dropped.map((d): MigrationLogLine => ({ level: 'warning', message: `${d.key}: the referenced ${d.target} was not imported; reference dropped` })),
+    ];
+    if (logs.length) await step({ logs });
+  }
+  return entries;
+}
+
+/** Pass two: references point at the entries pass one created; then publish as the source had it. */
+async function finishAll(kind: 'item' | 'page', entries: PreparedEntry[], ids: Map<string, string>, step: StepFn, stats: Stats): Promise<void> {
+  const pending = entries.filter((e) => e.deferred && e.hasRefs && ids.has(e.key));
+  const phase = kind === 'item' ? 'collectionItemReferences' : 'pageReferences';
+  if (pending.length === 0) return;
+  await step({ progress: { phase, done: 0, total: pending.length } });
+  for (let start = 0; start < pending.length; start += entryBatchSize) {
+    const batch = pending.slice(start, start + entryBatchSize);
+    const warnings: ImportWarning[] = [];
+    const write: StepWrite = {
+      kind: 'finish',
+      entryKind: kind,
+      entries: batch.map((e) => {
+        const fields: Record<string, unknown> = {};
+        for (const [k, v] of Object.entries(e.content)) {
+          if (containsRef(v)) fields[k] = resolveRefs(v, (key) => ids.get(key), `${e.key}.${k}`, warnings);
+        }
+        return { id: ids.get(e.key)!, fields, publish: e.status === 'published', publishedAt: e.publishedAt };
+      }),
+    };
+    const result = await step({ write, progress: { phase, done: start + batch.length, total: pending.length }, logs: toLogLines(warnings) }) as Extract<StepWriteResult, { kind: 'finish' }>;
+    stats.skipped = (stats.skipped ?? 0) + result.skipped.length;
+    if (result.skipped.length) {
+      await step({ logs: result.skipped.map((s): MigrationLogLine => ({ level: 'error', message: `${kind} ${s.id}: references or publish skipped: ${s.reason}`, data: { code: s.code, details: s.details } })) });
+    }
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Report.
+
+interface SourceSummary {
+  pages: number;
+  singlePages: number;
+  pagesByType: Record<string, number>;
+  collectionItems: number;
+  itemsByCollection: Record<string, number>;
+  /** Present once the blog was read (a dry run reads it up front, an import when it gets there). */
+  blogPosts?: number;
+  blogAuthors?: number;
+  blogCategories?: number;
+  blogTags?: number;
+}
+
+function summariseSource(source: SourceData): SourceSummary {
+  const pagesByType: Record<string, number> = {};
+  for (const p of source.pages) if (p.page_type) pagesByType[p.page_type] = (pagesByType[p.page_type] ?? 0) + 1;
+  const itemsByCollection = Object.fromEntries([...source.collections].map(([k, v]) => [k, v.length]));
+  return {
+    pages: source.pages.length,
+    singlePages: source.pages.filter((p) => p.page_type === null).length,
+    pagesByType,
+    collectionItems: Object.values(itemsByCollection).reduce((a, b) => a + b, 0),
+    itemsByCollection,
+    ...(source.blogRead ? {
+      blogPosts: source.posts.length,
+      blogAuthors: source.authors.length,
+      blogCategories: source.categories.length,
+      blogTags: source.tags.length,
+    } : {}),
+  };
+}
+
+function describeCounts(s: SourceSummary): string {
+  const blog = s.blogPosts === undefined ? ' (the blog is read when the import gets to it)'
+    : `, ${s.blogPosts} blog posts, ${s.blogAuthors} authors, ${s.blogCategories} categories, ${s.blogTags} tags`;
+  return `${s.pages} pages (${s.singlePages} single), ${s.collectionItems} collection items${blog}`;
+}
+
+function describeStats(stats: Stats): string {
+  return Object.entries(stats).map(([k, v]) => `${k} ${v}`).join(', ');
+}
+
+function discoveryNote(source: SourceData): string {
+  const list = (xs: string[]) => (xs.length ? xs.join(', ') : 'none');
+  return 'ButterCMS cannot list its page types or collections, so only these were read: ' +
+    `page types configured ${list(source.pageTypes.configured)}, met in content ${list(source.pageTypes.discovered)}; ` +
+    `collections configured ${list(source.collectionKeys.configured)}, met in content ${list(source.collectionKeys.discovered)}. ` +
+    'Page types and collections that are neither configured nor referenced were not discovered: name them with pageTypes/collections ' +
+    '(--page-types, --collections).';
+}
+
+function buildReport(
+  source: SourceData, plan: ImportPlan, merge: MergeResult, mediaUrls: string[], warnings: ImportWarning[], problems: string[], apiUrl: string,
+): Record<string, unknown> {
+  const types = (list: ImportPlan['pageTypes']) => list.map((t) => ({ slug: t.slug, name: t.name, source: t.source, fields: t.fields }));
+  return {
+    source: {
+      apiUrl,
+      pageTypes: source.pageTypes,
+      collections: source.collectionKeys,
+      unknownItemIds: source.unknownItemIds,
+    },
+    types: { components: types(plan.components), pageTypes: types(plan.pageTypes), collections: types(plan.collections) },
+    schemaChanges: { created: merge.created, extended: merge.extended, reused: merge.reused },
+    counts: { ...summariseSource(source), mediaUrls: mediaUrls.length },
+    warnings: [discoveryNote(source), ...warnings.filter((w) => w.level !== 'info').map((w) => w.message), ...problems],
+  };
+}
+
+export { sourcePageSizes };

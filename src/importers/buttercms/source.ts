@@ -1,0 +1,344 @@
+// Reads a whole ButterCMS account through the read API, discovering what the API cannot list
+// (decisions §10): single pages, the configured page types and collections, the blog, and every
+// page type and collection met inside content (page types of referenced pages, collection keys
+// of `/v2/content/?keys=` reference URIs), until nothing new turns up.
+//
+// Pages and collections are read with `levels=1`: every reference then arrives as a reference URI
+// that names its collection or page type, so each one can be told apart and followed.
+
+import { SourceRequestError, sourcePageSizes, type ButterClient } from './client.js';
+import { isCollectionItemObject, isPageObject, isPlainObject, referenceTargetOf } from './infer.js';
+import type { ImportWarning } from './types.js';
+
+export interface SourcePage {
+  slug: string;
+  name: string;
+  published: string | null;
+  updated: string | null;
+  page_type: string | null;
+  /** `published`, `draft` or `scheduled` when the source says (newer API versions). */
+  status: string | null;
+  fields: Record<string, unknown>;
+}
+
+/** A collection item as delivered: its fields at the top level plus `meta: { id }`. */
+export type SourceItem = Record<string, unknown> & { meta: { id: number | string } };
+
+export interface SourceAuthor {
+  first_name: string;
+  last_name: string;
+  email: string;
+  slug: string;
+  bio: string;
+  title: string;
+  profile_image: string;
+  links: Record<string, string>;
+}
+
+export interface SourceTerm {
+  name: string;
+  slug: string;
+}
+
+export interface SourcePost {
+  slug: string;
+  title: string;
+  status: string;
+  published: string | null;
+  created: string | null;
+  body: string;
+  summary: string;
+  seo_title: string;
+  meta_description: string;
+  featured_image: string | null;
+  featured_image_alt: string;
+  author: SourceAuthor | null;
+  categories: SourceTerm[];
+  tags: SourceTerm[];
+}
+
+export interface Discovery {
+  configured: string[];
+  /** Met inside content and read too. */
+  discovered: string[];
+  /** Configured or met, but the source had none (404). */
+  missing: string[];
+}
+
+export interface SourceData {
+  /** Every page, single pages (page_type null) first, then by page type as read. */
+  pages: SourcePage[];
+  /** Items by source collection key, in source order. */
+  collections: Map<string, SourceItem[]>;
+  posts: SourcePost[];
+  authors: SourceAuthor[];
+  categories: SourceTerm[];
+  tags: SourceTerm[];
+  /** Whether posts, authors, categories and tags were read (else they are empty here). */
+  blogRead: boolean;
+  pageTypes: Discovery;
+  collectionKeys: Discovery;
+  /** Collection item ids referenced by embedded objects whose collection was never read. */
+  unknownItemIds: string[];
+  warnings: ImportWarning[];
+}
+
+export interface ReadProgress {
+  /** Lists read so far, lists known so far (it grows as content reveals more). */
+  done: number;
+  total: number;
+  requests: number;
+}
+
+export interface ReadSourceOptions {
+  pageTypes?: readonly string[] | undefined;
+  collections?: readonly string[] | undefined;
+  /** After every answered page of results; may throw to stop (pause, shutdown). */
+  onProgress?: (progress: ReadProgress) => Promise<void>;
+  /** Read the blog too (default true); an import reads it later, when it gets to the blog. */
+  blog?: boolean;
+  /** Skip single pages (when only the blog is wanted). */
+  skipPages?: boolean;
+}
+
+export interface BlogData {
+  posts: SourcePost[];
+  authors: SourceAuthor[];
+  categories: SourceTerm[];
+  tags: SourceTerm[];
+  warnings: ImportWarning[];
+}
+
+const blogTasks = (): Task[] => [{ kind: 'posts' }, { kind: 'authors' }, { kind: 'categories' }, { kind: 'tags' }];
+
+type Task =
+  | { kind: 'singles' }
+  | { kind: 'pageType'; type: string; origin: 'configured' | 'discovered' }
+  | { kind: 'collection'; key: string; origin: 'configured' | 'discovered' }
+  | { kind: 'posts' }
+  | { kind: 'authors' }
+  | { kind: 'categories' }
+  | { kind: 'tags' };
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+const strOrNull = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+const authorLinkKeys = ['linkedin_url', 'facebook_url', 'instagram_url', 'pinterest_url', 'twitter_handle'] as const;
+
+function toAuthor(v: unknown): SourceAuthor | null {
+  if (!isPlainObject(v)) return null;
+  const links: Record<string, string> = {};
+  for (const k of authorLinkKeys) if (str(v[k])) links[k] = str(v[k]);
+  return {
+    first_name: str(v.first_name), last_name: str(v.last_name), email: str(v.email).trim(), slug: str(v.slug),
+    bio: str(v.bio), title: str(v.title), profile_image: str(v.profile_image), links,
+  };
+}
+
+function toTerms(v: unknown): SourceTerm[] {
+  if (!Array.isArray(v)) return [];
+  return v.filter(isPlainObject).map((t) => ({ name: str(t.name) || str(t.slug), slug: str(t.slug) })).filter((t) => t.slug !== '');
+}
+
+function toPost(v: unknown): SourcePost | null {
+  if (!isPlainObject(v) || typeof v.slug !== 'string' || v.slug === '') return null;
+  return {
+    slug: v.slug,
+    title: str(v.title) || v.slug,
+    status: str(v.status) || 'published',
+    published: strOrNull(v.published),
+    created: strOrNull(v.created),
+    body: str(v.body),
+    summary: str(v.summary),
+    seo_title: str(v.seo_title),
+    meta_description: str(v.meta_description),
+    featured_image: strOrNull(v.featured_image),
+    featured_image_alt: str(v.featured_image_alt),
+    author: toAuthor(v.author),
+    categories: toTerms(v.categories),
+    tags: toTerms(v.tags),
+  };
+}
+
+function toPage(v: unknown): SourcePage | null {
+  if (!isPlainObject(v) || typeof v.slug !== 'string' || v.slug === '') return null;
+  return {
+    slug: v.slug,
+    name: str(v.name) || v.slug,
+    published: strOrNull(v.published),
+    updated: strOrNull(v.updated),
+    page_type: typeof v.page_type === 'string' && v.page_type !== '' ? v.page_type : null,
+    status: strOrNull(v.status),
+    fields: isPlainObject(v.fields) ? v.fields : {},
+  };
+}
+
+const dataArray = (body: unknown): unknown[] => (isPlainObject(body) && Array.isArray(body.data) ? body.data : []);
+
+const collectionArray = (key: string) => (body: unknown): unknown[] => {
+  if (!isPlainObject(body) || !isPlainObject(body.data)) return [];
+  const list = body.data[key];
+  return Array.isArray(list) ? list : [];
+};
+
+/** Reads the account. Source requests happen here only; nothing is written. */
+export async function readSource(client: ButterClient, options: ReadSourceOptions = {}): Promise<SourceData> {
+  const warnings: ImportWarning[] = [];
+  const data: SourceData = {
+    pages: [],
+    collections: new Map(),
+    posts: [],
+    authors: [],
+    categories: [],
+    tags: [],
+    blogRead: options.blog !== false,
+    pageTypes: { configured: [...new Set(options.pageTypes ?? [])], discovered: [], missing: [] },
+    collectionKeys: { configured: [...new Set(options.collections ?? [])], discovered: [], missing: [] },
+    unknownItemIds: [],
+    warnings,
+  };
+  const queue: Task[] = [
+    ...(options.skipPages ? [] : [{ kind: 'singles' } as Task]),
+    ...data.pageTypes.configured.map((type): Task => ({ kind: 'pageType', type, origin: 'configured' })),
+    ...data.collectionKeys.configured.map((key): Task => ({ kind: 'collection', key, origin: 'configured' })),
+    ...(data.blogRead ? blogTasks() : []),
+  ];
+  const knownTypes = new Set(data.pageTypes.configured);
+  const knownKeys = new Set(data.collectionKeys.configured);
+  const embeddedItemIds = new Set<string>();
+  let done = 0;
+  const progress = async () => {
+    await options.onProgress?.({ done, total: done + queue.length + 1, requests: client.requestCount });
+  };
+
+  // Follows what content points at: reference URIs name their collection or page type.
+  const scan = (value: unknown): void => {
+    if (typeof value === 'string') {
+      const target = value.startsWith('/') || value.startsWith('http') ? referenceTargetOf(value) : null;
+      if (target?.kind === 'collectionItem' && target.collection && !knownKeys.has(target.collection)) {
+        knownKeys.add(target.collection);
+        data.collectionKeys.discovered.push(target.collection);
+        queue.push({ kind: 'collection', key: target.collection, origin: 'discovered' });
+      } else if (target?.kind === 'page' && typeof target.pageType === 'string' && !knownTypes.has(target.pageType)) {
+        knownTypes.add(target.pageType);
+        data.pageTypes.discovered.push(target.pageType);
+        queue.push({ kind: 'pageType', type: target.pageType, origin: 'discovered' });
+      }
+      return;
+    }
+    if (Array.isArray(value)) {
+      value.forEach(scan);
+      return;
+    }
+    if (!isPlainObject(value)) return;
+    if (isPageObject(value)) {
+      if (value.page_type && !knownTypes.has(value.page_type)) {
+        knownTypes.add(value.page_type);
+        data.pageTypes.discovered.push(value.page_type);
+        queue.push({ kind: 'pageType', type: value.page_type, origin: 'discovered' });
+      }
+      scan(value.fields);
+      return;
+    }
+    if (isCollectionItemObject(value)) embeddedItemIds.add(String(value.meta.id));
+    for (const v of Object.values(value)) scan(v);
+  };
+
+  const readPages = async (path: string, what: string): Promise<SourcePage[]> => {
+    const raw = await client.list(path, { levels: 1 }, sourcePageSizes.pages, dataArray, progress);
+    const pages: SourcePage[] = [];
+    for (const v of raw) {
+      const page = toPage(v);
+      if (page) pages.push(page);
+      else warnings.push({ level: 'warning', message: `${what}: skipped an entry that is not a page (no slug)` });
+    }
+    return pages;
+  };
+
+  const markMissing = (task: Task): void => {
+    if (task.kind === 'pageType') {
+      data.pageTypes.missing.push(task.type);
+      warnings.push({ level: 'warning', message: `page type "${task.type}" (${task.origin}): the source has no pages of it (unknown page type, or none published)` });
+    } else if (task.kind === 'collection') {
+      data.collectionKeys.missing.push(task.key);
+      warnings.push({ level: 'warning', message: `collection "${task.key}" (${task.origin}): the source does not know this collection key` });
+    } else {
+      warnings.push({ level: 'info', message: `${task.kind === 'singles' ? 'single pages' : task.kind}: the source has none` });
+    }
+  };
+
+  for (let task = queue.shift(); task; task = queue.shift()) {
+    try {
+      switch (task.kind) {
+        case 'singles': {
+          const pages = await readPages('/pages/*/', 'single pages');
+          for (const p of pages) p.page_type = null;
+          data.pages.push(...pages);
+          pages.forEach((p) => scan(p.fields));
+          break;
+        }
+        case 'pageType': {
+          const pages = await readPages(`/pages/${encodeURIComponent(task.type)}/`, `page type ${task.type}`);
+          for (const p of pages) p.page_type ??= task.type;
+          data.pages.push(...pages);
+          pages.forEach((p) => scan(p.fields));
+          if (pages.length === 0) markMissing(task);
+          break;
+        }
+        case 'collection': {
+          const raw = await client.list(`/content/${encodeURIComponent(task.key)}/`, { levels: 1 }, sourcePageSizes.collections,
+            collectionArray(task.key), progress);
+          const items = raw.filter((v): v is SourceItem => isCollectionItemObject(v));
+          if (items.length < raw.length) {
+            warnings.push({ level: 'warning', message: `collection ${task.key}: skipped ${raw.length - items.length} entries without meta.id` });
+          }
+          data.collections.set(task.key, items);
+          items.forEach(scan);
+          break;
+        }
+        case 'posts': {
+          const raw = await client.list('/posts/', {}, sourcePageSizes.posts, dataArray, progress);
+          for (const v of raw) {
+            const post = toPost(v);
+            if (post) data.posts.push(post);
+          }
+          break;
+        }
+        case 'authors':
+        case 'categories':
+        case 'tags': {
+          const body = await client.get(`/${task.kind}/`);
+          await progress();
+          const list = dataArray(body);
+          if (task.kind === 'authors') data.authors = list.map(toAuthor).filter((a): a is SourceAuthor => a !== null && a.slug !== '');
+          else data[task.kind] = toTerms(list);
+          break;
+        }
+      }
+    } catch (e) {
+      if (!(e instanceof SourceRequestError) || e.failure !== 'not-found') throw e;
+      // ButterCMS answers 404 for a page type with no pages and for an unknown key alike.
+      markMissing(task);
+    }
+    done += 1;
+  }
+
+  const readIds = new Set<string>();
+  for (const items of data.collections.values()) for (const item of items) readIds.add(String(item.meta.id));
+  data.unknownItemIds = [...embeddedItemIds].filter((id) => !readIds.has(id)).sort();
+  if (data.unknownItemIds.length) {
+    warnings.push({
+      level: 'warning',
+      message: `${data.unknownItemIds.length} referenced collection item(s) belong to a collection that was not read ` +
+        `(ids ${data.unknownItemIds.slice(0, 10).join(', ')}${data.unknownItemIds.length > 10 ? ', …' : ''}); ` +
+        'add its key to the collections to import them; those references are dropped',
+    });
+  }
+  return data;
+}
+
+/** The blog alone: posts (10 a page), authors, categories and tags. */
+export async function readBlog(client: ButterClient, onProgress?: (progress: ReadProgress) => Promise<void>): Promise<BlogData> {
+  const data = await readSource(client, { pageTypes: [], collections: [], blog: true, onProgress, skipPages: true });
+  return { posts: data.posts, authors: data.authors, categories: data.categories, tags: data.tags, warnings: data.warnings };
+}
