@@ -12,6 +12,7 @@ import { operations, type OperationName } from './core/registry.js';
 import { writeOutbox } from './core/webhooks/outbox.js';
 import { findStoredResponse, storeResponse, type IdempotencyScope } from './core/idempotency.js';
 import { createDiskMediaFiles } from './media/files.js';
+import { createMigrationRunner } from './importers/runner.js';
 
 export interface RunOptions {
   actor: Actor;
@@ -112,8 +113,17 @@ export async function createCms(config: CmsConfig, options: CreateCmsOptions = {
   const db = handle.db;
   const clock = options.clock ?? systemClock;
   const log = options.log ?? silentLogger;
-  // Media files live on the disk unless the caller hands in another store.
-  const services: Services = { mediaFiles: createDiskMediaFiles(), ...options.services };
+  // Media files live on the disk unless the caller hands in another store; migrations run in
+  // this process unless the caller hands in another runner.
+  let engine: Cms | undefined;
+  const services: Services = {
+    mediaFiles: createDiskMediaFiles(),
+    migrationRunner: createMigrationRunner(() => {
+      if (!engine) throw new Error('the engine is not ready yet');
+      return engine;
+    }),
+    ...options.services,
+  };
   const events = new EventEmitter<CmsEvents>();
   events.setMaxListeners(100);
   const bySlug = new Map<string, ProjectRef>();
@@ -270,7 +280,7 @@ export async function createCms(config: CmsConfig, options: CreateCmsOptions = {
   }
 
   let closed = false;
-  return {
+  engine = {
     config,
     db,
     handle,
@@ -286,11 +296,14 @@ export async function createCms(config: CmsConfig, options: CreateCmsOptions = {
     async close() {
       if (closed) return;
       closed = true;
+      // Running migrations are marked failed (with a log line) while the database is still open.
+      await (services.migrationRunner as { stop?: () => Promise<void> } | undefined)?.stop?.();
       events.removeAllListeners();
       if (unlisten) await unlisten().catch(() => {});
       if (ownsHandle) await handle.close();
     },
   };
+  return engine;
 }
 
 /** Constraint violations that race past an operation's own checks become contract errors. */
