@@ -1,4 +1,122 @@
 import type { Command } from 'commander';
-import type { ProgramState } from '../main.js';
+import type { GlobalOptions } from '../io.js';
+import { action, type ProgramState } from '../main.js';
+import { printResult, table, UsageError } from '../output.js';
+import { printList } from './content.js';
 
-export function registerMedia(_program: Command, _state: ProgramState): void {}
+interface MediaView { id: string; filename: string; originalFilename: string; mimeType: string; size: number; folder: string | null; url: string }
+
+const columns = ['id', 'originalFilename', 'mimeType', 'size', 'folder', 'createdAt'];
+
+export function registerMedia(program: Command, state: ProgramState): void {
+  const media = program.command('media').description('media files: upload, list, describe, move and delete');
+  const { io } = state;
+  const run = async (g: GlobalOptions, op: string, input: unknown) => {
+    const { withEngine } = await import('../engine.js');
+    return withEngine(g, io, (e) => e.run(op as never, input));
+  };
+
+  media.command('upload')
+    .description('upload files; the type is read from the bytes, and the same bytes are stored once')
+    .argument('<files...>', 'files to upload')
+    .option('--alt <text>', 'alt text')
+    .option('--folder <name>', 'folder to put the files in')
+    .action(action(state, async (g, files: string[], opts: { alt?: string; folder?: string }) => {
+      const { readFile, stat } = await import('node:fs/promises');
+      const { basename, resolve } = await import('node:path');
+      const { withEngine } = await import('../engine.js');
+      const data = await withEngine(g, io, async (e) => {
+        const inputs = [];
+        for (const file of files) {
+          const path = resolve(io.cwd, file);
+          const info = await stat(path).catch(() => null);
+          if (!info?.isFile()) throw new UsageError(`${file} is not a file`);
+          if (info.size > e.config.maxUploadBytes) {
+            const { CmsError } = await import('../../core/errors.js');
+            throw new CmsError('PAYLOAD_TOO_LARGE', `${file} is ${info.size} bytes; uploads are limited to ${e.config.maxUploadBytes} bytes (media.maxUploadBytes in cms.config.json)`);
+          }
+          inputs.push({
+            // Base64, so the input also crosses to a running `cms serve` as JSON.
+            data: (await readFile(path)).toString('base64'),
+            filename: basename(path),
+            ...(opts.alt ? { altText: opts.alt } : {}),
+            ...(opts.folder ? { folder: opts.folder } : {}),
+          });
+        }
+        return inputs.length === 1 ? e.run('media.upload', inputs[0]) : e.run('media.bulkUpload', { files: inputs });
+      });
+      printResult(io, g, data, (d: MediaView | MediaView[]) =>
+        (Array.isArray(d) ? d : [d]).map((m) => `Uploaded ${m.originalFilename} (${m.mimeType}, ${m.size} bytes) as ${m.id}\n  ${m.url}`).join('\n'));
+    }));
+
+  media.command('list')
+    .description('list media, newest first')
+    .option('--folder <name>', 'only this folder ("" for files in no folder)')
+    .option('--search <text>', 'part of the file name')
+    .option('--type <mime>', 'a MIME type (image/png) or its first part (image)')
+    .option('--page <n>', 'page number')
+    .option('--limit <n>', 'page size (1–100)')
+    .action(action(state, async (g, opts: { folder?: string; search?: string; type?: string; page?: string; limit?: string }) => {
+      const input = Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined));
+      const result = (await run(g, 'media.list', input)) as { data: Array<Record<string, unknown>>; pagination: Record<string, number> };
+      printList(io, g, result, columns);
+    }));
+
+  media.command('get')
+    .description('show one media item')
+    .argument('<id>')
+    .action(action(state, async (g, id: string) => {
+      const data = await run(g, 'media.get', { id });
+      printResult(io, g, data, (d: unknown) => JSON.stringify(d, null, 2));
+    }));
+
+  media.command('update')
+    .description('change the alt text or the display file name (the stored file stays)')
+    .argument('<id>')
+    .option('--alt <text>', 'alt text ("" clears it)')
+    .option('--filename <name>', 'the name shown for the file')
+    .action(action(state, async (g, id: string, opts: { alt?: string; filename?: string }) => {
+      if (opts.alt === undefined && opts.filename === undefined) throw new UsageError('Give --alt or --filename');
+      const data = await run(g, 'media.update', {
+        id,
+        ...(opts.alt !== undefined ? { altText: opts.alt === '' ? null : opts.alt } : {}),
+        ...(opts.filename !== undefined ? { filename: opts.filename } : {}),
+      });
+      printResult(io, g, data, (d: MediaView) => `Updated ${d.originalFilename} (${d.id}).`);
+    }));
+
+  media.command('move')
+    .description('move a file into a folder, or out of every folder with --root')
+    .argument('<id>')
+    .option('--folder <name>', 'the folder')
+    .option('--root', 'no folder')
+    .action(action(state, async (g, id: string, opts: { folder?: string; root?: boolean }) => {
+      if (!opts.folder === !opts.root) throw new UsageError('Give either --folder NAME or --root');
+      const data = await run(g, 'media.move', { id, folder: opts.root ? null : opts.folder });
+      printResult(io, g, data, (d: MediaView) => `Moved ${d.originalFilename} to ${d.folder ?? 'no folder'}.`);
+    }));
+
+  const folders = media.command('folders').description('media folders');
+  folders.command('list')
+    .description('folders and how many files each holds')
+    .action(action(state, async (g) => {
+      const data = await run(g, 'media.folders', {});
+      printResult(io, g, data, (rows: Array<Record<string, unknown>>) => table(rows, ['name', 'count']));
+    }));
+  folders.command('rename')
+    .description('rename a folder; its files move with it')
+    .argument('<name>').argument('<to>')
+    .action(action(state, async (g, name: string, to: string) => {
+      const data = await run(g, 'media.renameFolder', { name, to });
+      printResult(io, g, data, (d: { name: string; moved: number }) => `Renamed ${name} to ${d.name} (${d.moved} files).`);
+    }));
+
+  media.command('delete')
+    .description('delete a media item (refused while content uses it, unless --force)')
+    .argument('<id>')
+    .option('--force', 'delete even if content references it')
+    .action(action(state, async (g, id: string, opts: { force?: boolean }) => {
+      const data = await run(g, 'media.delete', { id, force: !!opts.force });
+      printResult(io, g, data, (d: { originalFilename: string; id: string }) => `Deleted ${d.originalFilename} (${d.id}).`);
+    }));
+}
