@@ -109,6 +109,27 @@ describe('authentication and errors', () => {
     });
   }
 
+  describe('CORS', () => {
+    it('answers preflights and lets any origin read by default', async () => {
+      const pre = await h.http.fetch('/api/v1/pages', {
+        method: 'OPTIONS',
+        headers: { origin: 'https://site.example', 'access-control-request-method': 'PUT', 'access-control-request-headers': 'x-api-key, idempotency-key, if-match' },
+      });
+      expect(pre.status).toBe(204);
+      expect(pre.headers.get('access-control-allow-origin')).toBe('*');
+      expect(pre.headers.get('access-control-allow-methods')).toMatch(/PUT/);
+      const allowed = (pre.headers.get('access-control-allow-headers') ?? '').toLowerCase();
+      for (const header of ['x-api-key', 'x-preview-key', 'idempotency-key', 'if-match', 'if-none-match', 'content-type']) expect(allowed).toContain(header);
+      const r = await h.get('/api/v1/pages/home', { headers: { origin: 'https://site.example' } });
+      expect(r.headers.get('access-control-allow-origin')).toBe('*');
+      expect((r.headers.get('access-control-expose-headers') ?? '').toLowerCase()).toContain('etag');
+      // Errors carry it too, so a browser can read them.
+      const e = await h.get('/api/v1/pages/none', { headers: { origin: 'https://site.example' } });
+      expect(e.status).toBe(404);
+      expect(e.headers.get('access-control-allow-origin')).toBe('*');
+    });
+  });
+
   describe('rate limiting', () => {
     let limited: ContentHarness;
     beforeAll(async () => {

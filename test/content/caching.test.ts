@@ -91,6 +91,16 @@ describe('caching', () => {
     await h.t.cms.db.update(pages).set({ name: 'Other' }).where(eq(pages.slug, 'other'));
   });
 
+  it('keys entries by the normalised query: parameter order does not matter, credentials are not part of it', async () => {
+    await h.get('/api/v1/pages/other?fields=title&media=url');
+    await renameUnderneath('other', 'Renamed again underneath');
+    expect(await nameOf(await h.get('/api/v1/pages/other?media=url&fields=title'))).toBe('Other');
+    expect(await nameOf(await h.get(`/api/v1/pages/other?media=url&api_key=${h.keys.public}&fields=title`, { key: null }))).toBe('Other');
+    // refTypes is part of it.
+    expect(await nameOf(await h.get('/api/v1/pages/other?media=url&fields=title&refTypes=false'))).toBe('Renamed again underneath');
+    await h.t.cms.db.update(pages).set({ name: 'Other' }).where(eq(pages.slug, 'other'));
+  });
+
   it('is invalidated by every write, whatever it touches', async () => {
     const writes: Array<[string, () => Promise<JsonResponse>]> = [
       ['create page', () => h.write('POST', '/api/v1/pages', { pageTypeSlug: 'article', name: 'New', slug: 'inv-new' })],
@@ -175,6 +185,27 @@ describe('caching', () => {
       }
     });
   }
+
+  describe('with the response cache off', () => {
+    let off: ContentHarness;
+    beforeAll(async () => {
+      off = await createContentHarness({ config: { cache: false } });
+      await off.createPage({ name: 'Fresh', slug: 'fresh', fields: { title: 'T' }, status: 'published' });
+    });
+    afterAll(async () => { await off.close(); });
+
+    it('reads the database every time, with the same headers, ETag and 304', async () => {
+      const first = await off.get('/api/v1/pages/fresh');
+      const etag = first.headers.get('etag')!;
+      expect(first.headers.get('cache-control')).toBe(publicCacheControl);
+      expect(first.headers.get('vary')).toBe(vary);
+      expect((await off.get('/api/v1/pages/fresh', { headers: { 'if-none-match': etag } })).status).toBe(304);
+      await off.t.cms.db.update(pages).set({ name: 'Changed' }).where(eq(pages.slug, 'fresh'));
+      const second = await off.get('/api/v1/pages/fresh', { headers: { 'if-none-match': etag } });
+      expect(second.status).toBe(200);
+      expect(await nameOf(second)).toBe('Changed');
+    });
+  });
 
   describe('compression', () => {
     /** A raw request, so the body arrives as sent (fetch would decode it). */
