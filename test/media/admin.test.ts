@@ -137,3 +137,33 @@ describe(`media administration (${testDriver})`, () => {
     expect((await h.fetch('/api/v1/admin/media')).status).toBe(401);
   });
 });
+
+describe(`media fields against stored media (${testDriver})`, () => {
+  let h: MediaHarness;
+  beforeAll(async () => { h = await createMediaHarness(); });
+  afterAll(async () => { await h.close(); });
+
+  it('checks allowedMimeTypes and maxFileSize against the uploaded file, and blocks deleting used media', async () => {
+    await h.t.run('types.create', {
+      kind: 'pageTypes',
+      definition: { slug: 'article', name: 'Article', fields: [
+        { name: 'hero', type: 'image', options: { allowedMimeTypes: ['image/png'], maxFileSize: 1000 } },
+      ] },
+    });
+    const small = await h.t.run('media.upload', { data: (await makeImage('png', 4, 4)).toString('base64'), filename: 'small.png' });
+    const pdf = await h.t.run('media.upload', { data: samples.pdf.toString('base64'), filename: 'doc.pdf' });
+    const large = await h.t.run('media.upload', { data: (await makeImage('png', 300, 300, '#000000')).toString('base64'), filename: 'large.png' });
+    expect(large.size).toBeGreaterThan(1000);
+
+    await expect(h.t.run('pages.create', { pageTypeSlug: 'article', name: 'A', slug: 'a', fields: { hero: pdf.id } }))
+      .rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(h.t.run('pages.create', { pageTypeSlug: 'article', name: 'B', slug: 'b', fields: { hero: large.id } }))
+      .rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    const page = await h.t.run('pages.create', { pageTypeSlug: 'article', name: 'C', slug: 'c', fields: { hero: { id: small.id } } });
+    expect(page.draftContent.hero).toEqual({ id: small.id });
+
+    const refused = await h.admin('DELETE', `/api/v1/admin/media/${small.id}`);
+    expect(refused.status).toBe(409);
+    expect((await refused.json()).error.details.referrers).toEqual([{ id: page.id, slug: 'c', type: 'page' }]);
+  });
+});
