@@ -2,10 +2,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CmsError } from '../core/errors.js';
-import { mediaFilePath } from './files.js';
 import type { MediaFileInfo } from '../core/media/file.js';
+import { mediaFilePath } from './files.js';
 
 export const maxTransformSide = 4096;
+/** Larger sources are not decoded for transforms (a 10000 × 10000 image needs 400 MB). */
+export const maxSourcePixels = 100_000_000;
 export const transformFits = ['cover', 'contain', 'fill', 'inside', 'outside'] as const;
 export const transformFormats = ['webp', 'avif', 'jpeg', 'png'] as const;
 export type TransformFit = (typeof transformFits)[number];
@@ -113,6 +115,10 @@ export interface TransformedFile {
 export async function transformImage(info: MediaFileInfo, params: TransformParams, cacheDir: string): Promise<TransformedFile> {
   const sourceFormat = outputFormats[info.mimeType];
   if (!sourceFormat) throw invalid('format', `images of type ${info.mimeType} cannot be transformed (PNG, JPEG, GIF, WebP and AVIF can)`);
+  if ((info.width ?? 0) * (info.height ?? 0) > maxSourcePixels) {
+    const given = (['w', 'h', 'format', 'q', 'fit'] as const).find((k) => params[k] !== undefined) ?? 'w';
+    throw invalid(given, `the image is ${info.width}×${info.height}; images over ${maxSourcePixels} pixels are served only as they are`);
+  }
   const format = params.format ?? sourceFormat;
   const plan = planResize(params, { width: info.width ?? maxTransformSide, height: info.height ?? maxTransformSide });
   const key = [
@@ -124,9 +130,21 @@ export async function transformImage(info: MediaFileInfo, params: TransformParam
   const etag = `"${info.sha256.slice(0, 32)}-${createHash('sha256').update(`${key}.${format}`).digest('hex').slice(0, 16)}"`;
   const cached = await stat(path).catch(() => null);
   if (cached) return { path, size: cached.size, mimeType: mimeOf[format], etag };
+  // Requests for the same uncached result wait for one rendering instead of starting their own.
+  let pending = rendering.get(path);
+  if (!pending) {
+    pending = render(info, params, plan, format, dir, path).finally(() => rendering.delete(path));
+    rendering.set(path, pending);
+  }
+  return { path, size: await pending, mimeType: mimeOf[format], etag };
+}
 
+const rendering = new Map<string, Promise<number>>();
+
+/** Renders and stores one transform; answers its size in bytes. */
+async function render(info: MediaFileInfo, params: TransformParams, plan: ResizePlan | null, format: TransformFormat | 'gif', dir: string, path: string): Promise<number> {
   const { default: sharp } = await import('sharp');
-  let pipeline = sharp(mediaFilePath(info.location)).rotate();
+  let pipeline = sharp(mediaFilePath(info.location), { limitInputPixels: maxSourcePixels }).rotate();
   if (plan) {
     pipeline = pipeline.resize({
       ...(plan.width !== undefined ? { width: plan.width } : {}),
@@ -153,5 +171,5 @@ export async function transformImage(info: MediaFileInfo, params: TransformParam
     await rm(temp, { force: true });
     throw e;
   }
-  return { path, size: output.byteLength, mimeType: mimeOf[format], etag };
+  return output.byteLength;
 }

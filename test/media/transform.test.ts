@@ -1,5 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDriver } from '../helpers/db.js';
@@ -84,6 +85,30 @@ describe(`media image transforms (${testDriver})`, () => {
       expect(body.error.code, query).toBe('INVALID_QUERY');
       expect(body.error.details.parameter, query).toBeTruthy();
     }
+  });
+
+  it('answers simultaneous requests for a new transform with the same bytes', async () => {
+    const results = await Promise.all(Array.from({ length: 5 }, () => get(png.url, 'w=17&format=avif')));
+    for (const r of results) {
+      expect(r.res.status).toBe(200);
+      expect(r.bytes.equals(results[0]!.bytes)).toBe(true);
+    }
+    const cacheDir = join(h.t.config.dataDir, 'cache', 'media', 'default', png.filename.split('.')[0]!);
+    expect(readdirSync(cacheDir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('does not decode huge sources for transforms but serves them as they are', async () => {
+    // A PNG whose header claims 12000 × 12000 pixels (the header CRC fixed up to match).
+    const bytes = Buffer.from(await sharp({ create: { width: 2, height: 2, channels: 3, background: '#ffffff' } }).png().toBuffer());
+    bytes.writeUInt32BE(12000, 16);
+    bytes.writeUInt32BE(12000, 20);
+    bytes.writeUInt32BE(crc32(bytes.subarray(12, 29)) >>> 0, 29);
+    const huge = (await (await h.upload(bytes, 'huge.png')).json()).data;
+    expect([huge.width, huge.height]).toEqual([12000, 12000]);
+    const res = await h.fetch(`${pathOf(huge.url)}?format=webp`);
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toMatchObject({ code: 'INVALID_QUERY', details: { parameter: 'format' } });
+    expect((await h.fetch(pathOf(huge.url))).status).toBe(200);
   });
 
   it('refuses transforms of files that are not raster images', async () => {
