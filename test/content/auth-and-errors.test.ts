@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createContentHarness, doorNames, type ContentHarness } from './support.js';
+import { createContentHarness, doorNames, type ContentHarness, type JsonResponse } from './support.js';
 
 const errorShape = (code: string) => ({ error: { code, message: expect.any(String) } });
 
@@ -83,7 +83,7 @@ describe('authentication and errors', () => {
       });
 
       it('answers every error as { error: { code, message } } with details where the code has them', async () => {
-        const cases: Array<[Promise<Response>, number, string]> = [
+        const cases: Array<[Promise<JsonResponse>, number, string]> = [
           [h.get('/api/v1/pages/none', { door }), 404, 'NOT_FOUND'],
           [h.get('/api/v1/pages?limit=500', { door }), 400, 'INVALID_QUERY'],
           [h.get('/api/v1/collections/products?filter[id]=1', { door }), 400, 'INVALID_FILTER_FIELD'],
@@ -103,7 +103,7 @@ describe('authentication and errors', () => {
           expect(body.error.code, code).toBe(code);
           expect(typeof body.error.message, code).toBe('string');
           expect(body.error.message.length, code).toBeGreaterThan(0);
-          expect(Object.keys(body.error).every((k) => ['code', 'message', 'details'].includes(k)), code).toBe(true);
+          expect(Object.keys(body.error).every((k: string) => ['code', 'message', 'details'].includes(k)), code).toBe(true);
         }
       });
     });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createContentHarness, pageWriteKeys, type ContentHarness } from './support.js';
+import { createContentHarness, pageWriteKeys, type ContentHarness, type JsonResponse } from './support.js';
 
 const isoPattern = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
@@ -110,7 +110,7 @@ describe('page writes', () => {
 
     it('refuses a body that is not a JSON object', async () => {
       for (const body of ['not json', '[1,2]', '"text"']) {
-        const r = await h.http.fetch('/api/v1/pages', { method: 'POST', headers: { 'x-api-key': h.keys.secret, 'idempotency-key': `raw-${body}`, 'content-type': 'application/json' }, body });
+        const r = await h.http.fetch('/api/v1/pages', { method: 'POST', headers: { 'x-api-key': h.keys.secret, 'idempotency-key': `raw-${body}`, 'content-type': 'application/json' }, body }) as JsonResponse;
         expect(r.status, body).toBe(400);
         expect((await r.json()).error.code).toBe('VALIDATION_FAILED');
       }
@@ -243,6 +243,13 @@ describe('page writes', () => {
       expect(data).toMatchObject({ status: 'draft', publishedAt: null, publishedContent: null, version: 1, draftContent: { title: 'T' } });
       expect((await h.get('/api/v1/pages/unpub')).status).toBe(404);
       expect((await (await h.get('/api/v1/pages?sort=slug')).json()).data.map((p: any) => p.slug)).not.toContain('unpub');
+    });
+
+    it('unpublishing a draft is allowed and leaves it a draft', async () => {
+      await h.createPage({ name: 'Still draft', slug: 'still-draft', fields: { title: 'T' } });
+      const r = await h.write('POST', '/api/v1/pages/still-draft/unpublish');
+      expect(r.status).toBe(200);
+      expect((await r.json()).data).toMatchObject({ status: 'draft', publishedAt: null, version: 1, draftContent: { title: 'T' } });
     });
 
     it('answers 404 for unknown pages', async () => {
