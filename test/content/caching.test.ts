@@ -131,6 +131,22 @@ describe('caching', () => {
     }
   });
 
+  it('keeps list totals exact across writes', async () => {
+    const total = async (q: string) => (await (await h.get(`/api/v1/pages?limit=1&${q}`)).json()).pagination.total as number;
+    const before = await total('sort=slug');
+    const beforeArticles = await total('pageType=article');
+    await h.createPage({ pageTypeSlug: 'article', name: 'Counted', slug: 'counted', status: 'published' });
+    expect(await total('sort=slug')).toBe(before + 1);
+    expect(await total('pageType=article')).toBe(beforeArticles + 1);
+    expect((await h.write('POST', '/api/v1/pages/counted/unpublish')).status).toBe(200);
+    expect(await total('sort=slug')).toBe(before);
+    expect((await h.write('POST', '/api/v1/pages/counted/publish')).status).toBe(200);
+    expect(await total('sort=-slug')).toBe(before + 1);
+    expect((await h.write('DELETE', '/api/v1/pages/counted')).status).toBe(200);
+    expect(await total('sort=slug')).toBe(before);
+    expect(await total('pageType=article')).toBe(beforeArticles);
+  });
+
   it('changes the ETag when a write changes the page, so the old tag gets a fresh 200', async () => {
     const before = await h.get('/api/v1/pages/other');
     const etag = before.headers.get('etag')!;
