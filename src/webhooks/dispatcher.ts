@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { and, asc, eq, exists, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { webhookAttempts, webhookDeliveries, webhooks } from '../db/schema/index.js';
 import { rowsOf } from '../lib/rows.js';
@@ -63,9 +63,10 @@ export interface ClaimedDelivery {
 }
 
 /**
- * Claims up to `limit` due deliveries of active webhooks in one short transaction: the rows are
- * locked with FOR UPDATE SKIP LOCKED (so racing dispatchers take different rows) and leased to
- * `owner` until `now + leaseMs`. Sending happens afterwards, outside any transaction.
+ * Claims up to `limit` due deliveries of active webhooks in one statement (its own short
+ * transaction): the rows are locked with FOR UPDATE SKIP LOCKED, so racing dispatchers take
+ * different rows, and leased to `owner` until `now + leaseMs`, so no one else takes them while
+ * they are being sent. Sending happens afterwards, outside any transaction.
  */
 export async function claimDueDeliveries(
   db: Db,
@@ -73,33 +74,53 @@ export async function claimDueDeliveries(
 ): Promise<ClaimedDelivery[]> {
   const { now, limit, owner, leaseMs } = options;
   if (limit <= 0) return [];
-  const d = webhookDeliveries;
-  return db.transaction(async (tx) => {
-    const due = await tx.select({ id: d.id }).from(d)
-      .where(and(
-        inArray(d.status, ['pending', 'failed']),
-        lte(d.nextAttemptAt, now),
-        or(isNull(d.leaseUntil), lt(d.leaseUntil, now)),
-        exists(tx.select({ one: sql`1` }).from(webhooks).where(and(eq(webhooks.id, d.webhookId), eq(webhooks.active, true)))),
-      ))
-      .orderBy(asc(d.nextAttemptAt))
-      .limit(limit)
-      .for('update', { of: d, skipLocked: true });
-    if (due.length === 0) return [];
-    const leased = await tx.update(d)
-      .set({ leaseUntil: new Date(now.getTime() + leaseMs), leaseOwner: owner })
-      .where(inArray(d.id, due.map((r) => r.id)))
-      .returning();
-    const hooks = await tx.select().from(webhooks).where(inArray(webhooks.id, [...new Set(leased.map((r) => r.webhookId))]));
-    const hookById = new Map(hooks.map((h) => [h.id, h]));
-    return leased.flatMap((r) => {
-      const h = hookById.get(r.webhookId);
-      return h ? [{
-        id: r.id, webhookId: r.webhookId, event: r.event, payload: r.payload, attemptCount: r.attemptCount,
-        url: h.url, headers: h.headers, secret: h.secret, previousSecret: h.previousSecret, previousSecretExpiresAt: h.previousSecretExpiresAt,
-      }] : [];
-    });
-  });
+  const at = now.toISOString();
+  const until = new Date(now.getTime() + leaseMs).toISOString();
+  const rows = rowsOf<ClaimRow>(await db.execute(sql`
+    with due as (
+      select d.id from webhook_deliveries d
+      where d.status in ('pending', 'failed')
+        and d.next_attempt_at <= ${at}::timestamptz
+        and (d.lease_until is null or d.lease_until < ${at}::timestamptz)
+        and exists (select 1 from webhooks w where w.id = d.webhook_id and w.active)
+      order by d.next_attempt_at
+      limit ${limit}
+      for update of d skip locked
+    ), leased as (
+      update webhook_deliveries d set lease_until = ${until}::timestamptz, lease_owner = ${owner}
+      from due where d.id = due.id
+      returning d.id, d.webhook_id, d.event, d.payload, d.attempt_count, d.next_attempt_at
+    )
+    select l.id, l.webhook_id, l.event, l.payload, l.attempt_count, w.url, w.headers, w.secret,
+           w.previous_secret, w.previous_secret_expires_at
+    from leased l join webhooks w on w.id = l.webhook_id
+    order by l.next_attempt_at
+  `));
+  return rows.map((r) => ({
+    id: r.id,
+    webhookId: r.webhook_id,
+    event: r.event,
+    payload: r.payload,
+    attemptCount: Number(r.attempt_count),
+    url: r.url,
+    headers: typeof r.headers === 'string' ? JSON.parse(r.headers) as Record<string, string> : r.headers ?? {},
+    secret: r.secret,
+    previousSecret: r.previous_secret,
+    previousSecretExpiresAt: r.previous_secret_expires_at === null ? null : new Date(r.previous_secret_expires_at),
+  }));
+}
+
+interface ClaimRow {
+  id: string;
+  webhook_id: string;
+  event: string;
+  payload: string;
+  attempt_count: number | string;
+  url: string;
+  headers: Record<string, string> | string | null;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | string | null;
 }
 
 /** The exact request headers of one attempt (custom ones first; ours cannot be replaced). */
@@ -203,17 +224,18 @@ export async function writeAttempts(db: Db, owner: string, records: AttemptRecor
 }
 
 /**
- * Group commit: attempts that finish while a write is under way wait for the next one, so a
- * burst of answers costs a few transactions instead of one each.
+ * Group commit: finished attempts are written together, a few milliseconds after the first of
+ * them arrives, so a burst of answers costs a few transactions instead of one each. The wait
+ * matters on PGlite, whose statements run on this thread: without it, each transaction leaves
+ * room for about one answer to come in before the next one starts.
  */
-function createRecorder(db: Db, owner: string, log: Logger) {
+function createRecorder(db: Db, owner: string, log: Logger, lingerMs = 5) {
   const queue: Array<{ record: AttemptRecord; resolve: (ok: boolean) => void; reject: (e: unknown) => void }> = [];
-  let flushing = false;
+  let scheduled = false;
   async function flush() {
-    flushing = true;
     try {
       while (queue.length) {
-        const batch = queue.splice(0, 200);
+        const batch = queue.splice(0, 500);
         try {
           const results = await writeAttempts(db, owner, batch.map((b) => b.record), log);
           batch.forEach((b, i) => b.resolve(results[i] ?? false));
@@ -222,14 +244,17 @@ function createRecorder(db: Db, owner: string, log: Logger) {
         }
       }
     } finally {
-      flushing = false;
+      scheduled = false;
     }
   }
   return {
     record(record: AttemptRecord): Promise<boolean> {
       return new Promise((resolve, reject) => {
         queue.push({ record, resolve, reject });
-        if (!flushing) void flush();
+        if (!scheduled) {
+          scheduled = true;
+          setTimeout(() => void flush(), lingerMs);
+        }
       });
     },
   };
@@ -257,7 +282,7 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps, options: We
   const { db, clock, log } = deps;
   const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
   const concurrency = Math.max(1, options.concurrency ?? defaultConcurrency);
-  const claimBatch = Math.max(1, Math.floor(concurrency / 4));
+  const claimBatch = Math.max(1, Math.floor(concurrency / 2));
   const leaseMs = options.leaseMs ?? timeoutMs + 60_000;
   const owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const sender = options.sender ?? createHttpSender({ timeoutMs, blockPrivate: options.blockPrivate ?? false, captureBytes });
@@ -292,8 +317,8 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps, options: We
     try {
       while (!closed) {
         const free = concurrency - active;
-        // Claims go in batches (each is a transaction): wait for a quarter of the slots to free up,
-        // unless nothing at all is in flight.
+        // Claims go in batches (each is a statement of its own): wait for half the slots to free
+        // up, unless nothing at all is in flight.
         if (free <= 0 || (active > 0 && free < claimBatch)) {
           await slotFreed.wait();
           continue;
