@@ -9,6 +9,9 @@ import { createTestDatabase, testDriver } from '../helpers/db.js';
 /** Generous: each CLI run starts Node and opens the database, and CI machines may be busy. */
 const cliTimeout = 180_000;
 
+/** Settings a developer's shell may carry that would point the CLI elsewhere. */
+const cleanEnv: NodeJS.ProcessEnv = { CMS_DATA_DIR: undefined, CMS_PROJECT: undefined, CMS_PASSWORD: undefined, CMS_BASE_URL: undefined, PORT: undefined, HOST: undefined };
+
 const templates = fileURLToPath(new URL('../../templates/schemas', import.meta.url));
 const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
 const withoutEditorHint = ({ $schema: _hint, ...rest }: Record<string, unknown>) => rest;
@@ -22,7 +25,7 @@ describe('cms in a project folder', { timeout: cliTimeout }, () => {
   let dir: string;
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   const cli = (args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> =>
-    runCli(args, { cwd: options.cwd ?? dir, env: { DATABASE_URL: database.url, CMS_PASSWORD: undefined, ...options.env }, timeoutMs: cliTimeout });
+    runCli(args, { cwd: options.cwd ?? dir, env: { ...cleanEnv, DATABASE_URL: database.url, ...options.env }, timeoutMs: cliTimeout });
   const schemaFile = (...parts: string[]) => join(dir, 'schemas', ...parts);
 
   beforeAll(async () => {

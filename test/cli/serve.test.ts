@@ -14,7 +14,7 @@ const cliTimeout = 180_000;
  * The bridge through .cms/server.json exists only for PGlite (PostgreSQL takes many processes), so
  * these processes never see the suite's DATABASE_URL.
  */
-const embedded: NodeJS.ProcessEnv = { DATABASE_URL: undefined, CMS_DATA_DIR: undefined, PORT: undefined, HOST: undefined };
+const embedded: NodeJS.ProcessEnv = { DATABASE_URL: undefined, CMS_DATA_DIR: undefined, CMS_PROJECT: undefined, PORT: undefined, HOST: undefined };
 
 /** A pid that no process has any more. */
 async function deadPid(): Promise<number> {
@@ -133,19 +133,23 @@ describe('cms serve', { timeout: cliTimeout }, () => {
     let stderr = '';
     child.stderr.on('data', (d) => { stderr += d; });
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stdout.on('data', (d) => {
-        stdout += d;
-        const m = /(http:\/\/\S+)/.exec(stdout);
-        if (m) resolve(m[1]!);
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (d) => {
+          stdout += d;
+          const m = /(http:\/\/\S+)/.exec(stdout);
+          if (m) resolve(m[1]!);
+        });
+        void exited.then((code) => reject(new Error(`cms serve exited with ${code}\n${stderr}`)));
       });
-      void exited.then((code) => reject(new Error(`cms serve exited with ${code}\n${stderr}`)));
-    });
-    expect(url).toBe(`http://localhost:${port}`);
-    expect((await fetch(`${url}/api/v1/health`)).status).toBe(200);
-    child.kill('SIGINT');
-    expect(await exited, stderr).toBe(0);
-    expect(existsSync(dataFile('server.json'))).toBe(false);
+      expect(url).toBe(`http://localhost:${port}`);
+      expect((await fetch(`${url}/api/v1/health`)).status).toBe(200);
+      child.kill('SIGINT');
+      expect(await exited, stderr).toBe(0);
+      expect(existsSync(dataFile('server.json'))).toBe(false);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
   });
 
   it('CMS_DATA_DIR points the CLI at another data folder', async () => {

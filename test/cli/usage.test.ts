@@ -10,7 +10,7 @@ const cliTimeout = 180_000;
 /** What the CLI answers before it opens any database: usage, version, help, bad configuration. */
 describe('cms usage and configuration errors', { timeout: cliTimeout }, () => {
   let dir: string;
-  const cli = (args: string[], cwd = dir) => runCli(args, { cwd, env: { DATABASE_URL: undefined } });
+  const cli = (args: string[], cwd = dir) => runCli(args, { cwd, env: { DATABASE_URL: undefined, CMS_PROJECT: undefined, PORT: undefined } });
 
   beforeAll(() => { dir = mkdtempSync(join(tmpdir(), 'cms-usage-')); });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
