@@ -30,6 +30,8 @@ export interface CmsConfig {
   rootDir: string;
   configFile: string | null;
   project: string;
+  /** Whether opening the engine makes the project when it does not exist yet. */
+  createProject: boolean;
   dataDir: string;
   schemasDir: string;
   databaseUrl: string | undefined;
@@ -119,11 +121,14 @@ export function loadConfig(options: LoadConfigOptions = {}): CmsConfig {
   }
   const rateLimit = env.CMS_RATE_LIMIT
     ? parseRateLimit(env.CMS_RATE_LIMIT)
-    : parsed.server?.rateLimit === undefined ? { requests: 600, windowSeconds: 60 } : parsed.server.rateLimit;
+    : parsed.server?.rateLimit === undefined ? { requests: 6000, windowSeconds: 60 } : parsed.server.rateLimit;
   return {
     rootDir,
     configFile: file,
     project,
+    // A project named on the command line or in the environment must exist; the configured
+    // one (or `default`) is made on first use, so a fresh folder works with no set-up.
+    createProject: !(options.project || env.CMS_PROJECT),
     dataDir,
     schemasDir: resolve(rootDir, parsed.schemasDir || 'schemas'),
     databaseUrl: env.DATABASE_URL || parsed.databaseUrl || undefined,

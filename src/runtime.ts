@@ -132,7 +132,9 @@ export async function createCms(config: CmsConfig, options: CreateCmsOptions = {
   const remember = (p: ProjectRef) => { bySlug.set(p.slug, p); byId.set(p.id, p); return p; };
 
   // The configured project exists from the first command on: zero set-up.
-  await db.insert(projects).values({ slug: config.project, name: config.project }).onConflictDoNothing();
+  if (config.createProject !== false) {
+    await db.insert(projects).values({ slug: config.project, name: config.project }).onConflictDoNothing();
+  }
 
   let unlisten: (() => Promise<void>) | null = null;
   if (handle.driver === 'postgres') {

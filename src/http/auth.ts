@@ -1,11 +1,8 @@
-import { and, eq, gt } from 'drizzle-orm';
 import type { Actor } from '../core/actor.js';
 import { CmsError } from '../core/errors.js';
 import { findSessionUser, listMemberships, type MembershipView, type SessionUser } from '../core/auth/index.js';
 import { findKeyActor, keyTypeOf } from '../core/keys/operations.js';
 import type { Role } from '../core/roles.js';
-import { memberships, sessions, users } from '../db/schema/index.js';
-import { sha256Hex } from '../lib/crypto.js';
 import type { Cms } from '../runtime.js';
 
 export type KeyActor = Extract<Actor, { kind: 'key' }>;
@@ -86,30 +83,21 @@ export function readCookie(headers: Headers, name: string): string | null {
  * only project). Returns the actor with the role of that project, and the project's slug.
  */
 export async function readSessionActor(cms: Cms, headers: Headers): Promise<{ actor: Extract<Actor, { kind: 'user' }>; project: string | undefined }> {
-  const token = readCookie(headers, sessionCookieName);
-  if (!token) throw new CmsError('UNAUTHORIZED', 'Sign in first: POST /api/v1/admin/auth/login sets the cms_session cookie');
-  const now = cms.clock.now();
-  const [row] = await cms.db.select({ userId: users.id, email: users.email })
-    .from(sessions).innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, sha256Hex(token)), gt(sessions.expiresAt, now)));
-  if (!row) throw new CmsError('UNAUTHORIZED', 'Your session has expired or ended; sign in again');
+  const user = await readSessionUser(cms, headers);
   const named = headers.get('x-project') ?? undefined;
-  const projects = await cms.db.select({ projectId: memberships.projectId, role: memberships.role }).from(memberships)
-    .where(eq(memberships.userId, row.userId));
   let projectSlug: string | undefined;
   let role: Role | null = null;
   if (named) {
     const project = await cms.resolveProject(named);
-    role = (projects.find((p) => p.projectId === project.id)?.role as Role | undefined) ?? null;
+    role = user.memberships.find((m) => m.project.id === project.id)?.role ?? null;
     projectSlug = project.slug;
-  } else if (projects.length === 1) {
-    const project = await cms.projectById(projects[0]!.projectId);
-    role = projects[0]!.role as Role;
-    projectSlug = project.slug;
-  } else if (projects.length > 1) {
+  } else if (user.memberships.length === 1) {
+    role = user.memberships[0]!.role;
+    projectSlug = user.memberships[0]!.project.slug;
+  } else if (user.memberships.length > 1) {
     throw new CmsError('BAD_REQUEST', 'You are a member of several projects: name one in the X-Project header');
   }
-  return { actor: { kind: 'user', userId: row.userId, email: row.email, role }, project: projectSlug };
+  return { actor: { kind: 'user', userId: user.userId, email: user.email, role }, project: projectSlug };
 }
 
 /**

@@ -38,7 +38,7 @@ export function registerInit(program: Command, state: ProgramState): void {
       else if (!readFileSync(gitignore, 'utf8').split('\n').includes('.cms/')) writeFileSync(gitignore, readFileSync(gitignore, 'utf8') + '\n.cms/\n');
       // Opening the engine once creates the database and the project, so the folder is ready.
       const { withEngine } = await import('../engine.js');
-      await withEngine({ ...g, config: join(target, 'cms.config.json') }, { ...io, cwd: target }, async () => undefined);
+      await withEngine({ ...g, project: undefined, config: join(target, 'cms.config.json') }, { ...io, cwd: target }, async () => undefined);
       const data = { dir: target, project: answers.project, config: join(target, 'cms.config.json'), schemas: join(target, 'schemas'), dataDir: join(target, '.cms') };
       printResult(io, g, data, () => {
         const rel = relative(io.cwd, target) || '.';

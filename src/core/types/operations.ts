@@ -88,11 +88,20 @@ async function contentCount(db: Db, projectId: string, kind: TypeKind, slugs: st
   return out;
 }
 
+/** JSON with object keys sorted: JSONB stores keys in its own order, so compare by content. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
 function describeChanges(before: TypeDefinition, after: TypeDefinition): string[] {
   const changes: string[] = [];
   if (before.name !== after.name) changes.push(`name: ${before.name} → ${after.name}`);
-  const b = new Map(before.fields.map((f) => [f.name, JSON.stringify(f)]));
-  const a = new Map(after.fields.map((f) => [f.name, JSON.stringify(f)]));
+  const b = new Map(before.fields.map((f) => [f.name, canonical(f)]));
+  const a = new Map(after.fields.map((f) => [f.name, canonical(f)]));
   for (const [name, def] of a) {
     if (!b.has(name)) changes.push(`+ field ${name}`);
     else if (b.get(name) !== def) changes.push(`~ field ${name}`);

@@ -9,7 +9,7 @@ import { storeOf, type EntryKind } from '../store.js';
 /** How many due entries one pass publishes; the rest wait for the next minute. */
 const batchSize = 100;
 
-interface DueEntry { kind: EntryKind; id: string; slug: string }
+export interface DueEntry { kind: EntryKind; id: string; slug: string }
 
 /**
  * Publishes what is scheduled and due in the project (the scheduler runs it every minute);
