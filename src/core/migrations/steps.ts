@@ -3,7 +3,7 @@
 // migration's progress, stats and log lines, and applies a pause request once the batch is in.
 // These operations are not in the registry: only a runner in this process reaches them.
 
-import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { media, migrations } from '../../db/schema/index.js';
 import type { MigrationProgress } from '../../db/schema/ops.js';
@@ -162,6 +162,7 @@ export interface MediaWriteResult {
 
 export interface EntriesWriteResult {
   kind: 'entries';
+  entryKind: EntryKind;
   ids: Record<string, string>;
   created: number;
   /** Slugs taken already (by an earlier import, say) were made unique. */
@@ -215,8 +216,13 @@ export interface StepInput {
   write?: StepWrite | undefined;
   status?: Extract<MigrationStatus, 'validating' | 'importing' | 'completed' | 'failed'> | undefined;
   progress?: MigrationProgress | undefined;
-  /** The whole stats object (replaces what was stored). */
+  /**
+   * Counters the runner keeps (source requests, warnings), set over the stored stats. What a batch
+   * wrote is counted here, with the batch, so stats are exact whenever the record is read.
+   */
   stats?: Record<string, number> | undefined;
+  /** Counters to add to (e.g. downloads the runner skipped). */
+  statsAdd?: Record<string, number> | undefined;
   report?: Record<string, unknown> | undefined;
   error?: string | undefined;
   logs?: MigrationLogLine[] | undefined;
@@ -224,6 +230,8 @@ export interface StepInput {
 
 export interface StepOutput {
   result: StepWriteResult | null;
+  /** The stats as stored after this step. */
+  stats: Record<string, number>;
   /** A pause was asked for: it took effect with this batch, and the runner stops here. */
   paused: boolean;
   status: string;
@@ -236,6 +244,7 @@ const stepInput = z.strictObject({
   status: z.enum(['validating', 'importing', 'completed', 'failed']).optional(),
   progress: z.object({ phase: z.string(), done: z.number(), total: z.number() }).optional(),
   stats: z.record(z.string(), z.number()).optional(),
+  statsAdd: z.record(z.string(), z.number()).optional(),
   report: z.record(z.string(), z.unknown()).optional(),
   error: z.string().optional(),
   logs: z.array(logLineSchema).optional(),
@@ -258,6 +267,9 @@ export const migrationStep = defineOperation({
     const finishing = input.status === 'completed' || input.status === 'failed';
     const pausing = !finishing && row.pauseRequested !== null;
     const status = pausing ? 'paused' : input.status ?? row.status;
+    const stats: Record<string, number> = { ...row.stats, ...(input.stats ?? {}) };
+    for (const [k, v] of Object.entries({ ...(input.statsAdd ?? {}) })) stats[k] = (stats[k] ?? 0) + v;
+    if (result) for (const [k, v] of Object.entries(countsOf(result))) stats[k] = (stats[k] ?? 0) + v;
     const logs = [...(input.logs ?? [])];
     if (pausing) logs.push({ level: 'info', message: 'Paused after the current batch; a paused migration cannot be resumed (create a new one to import again)' });
     await ctx.db.update(migrations).set({
@@ -265,15 +277,37 @@ export const migrationStep = defineOperation({
       heartbeatAt: now,
       updatedAt: now,
       ...(input.progress ? { progress: input.progress } : {}),
-      ...(input.stats ? { stats: input.stats } : {}),
+      stats,
       ...(input.report ? { report: input.report } : {}),
       ...(input.error !== undefined ? { error: input.error } : {}),
       ...(finishing || pausing ? { finishedAt: now } : {}),
     }).where(eq(migrations.id, row.id));
     await writeLogs(ctx.db, row.id, logs, now);
-    return { result, paused: pausing, status };
+    return { result, stats, paused: pausing, status };
   },
 });
+
+/** What a batch adds to the migration's stats. */
+function countsOf(result: StepWriteResult): Record<string, number> {
+  switch (result.kind) {
+    case 'schema': {
+      const n = (kind: TypeKind) => [...result.created, ...result.updated, ...result.unchanged].filter((t) => t.kind === kind).length;
+      return { components: n('components'), pageTypes: n('pageTypes'), collections: n('collections') };
+    }
+    case 'media':
+      return { media: result.imported, mediaDeduplicated: result.deduplicated, mediaSkipped: result.skipped.length };
+    case 'entries':
+      return { [result.entryKind === 'page' ? 'pages' : 'collectionItems']: result.created, skipped: result.skipped.length };
+    case 'finish':
+      return { skipped: result.skipped.length };
+    case 'blogTerms':
+      return { blogCategories: Object.keys(result.categories).length, blogTags: Object.keys(result.tags).length };
+    case 'blogAuthors':
+      return { blogAuthors: result.created, blogAuthorsMatched: result.matched.length, skipped: result.skipped.length };
+    case 'blogPosts':
+      return { blogPosts: result.created, skipped: result.skipped.length };
+  }
+}
 
 /** The runner's sign of life between batches; false when the migration is no longer its own. */
 export const migrationHeartbeat = defineOperation({
@@ -294,12 +328,17 @@ export const migrationHeartbeat = defineOperation({
 /** Marks the migration failed when its runner gives up (e.g. the process is stopping). */
 export const migrationAbandon = defineOperation({
   name: 'migrations.abandon',
-  input: z.strictObject({ id: z.string(), runnerId: z.string(), error: z.string(), logs: z.array(logLineSchema) }),
+  input: z.strictObject({
+    id: z.string(), runnerId: z.string(), error: z.string(), logs: z.array(logLineSchema),
+    /** The runner's own counters, set over the stored stats. */
+    stats: z.record(z.string(), z.number()).optional(),
+  }),
   access: { role: null },
   write: true,
   async run(ctx, input): Promise<boolean> {
     const now = ctx.clock.now();
-    const rows = await ctx.db.update(migrations).set({ status: 'failed', error: input.error, finishedAt: now, updatedAt: now, heartbeatAt: now })
+    const stats = input.stats ? sql`${migrations.stats} || ${JSON.stringify(input.stats)}::jsonb` : undefined;
+    const rows = await ctx.db.update(migrations).set({ status: 'failed', error: input.error, finishedAt: now, updatedAt: now, heartbeatAt: now, ...(stats ? { stats } : {}) })
       .where(and(eq(migrations.id, input.id), eq(migrations.projectId, ctx.project.id), eq(migrations.runnerId, input.runnerId),
         inArray(migrations.status, ['mapping', 'validating', 'importing'])))
       .returning({ id: migrations.id });
@@ -422,7 +461,7 @@ const skippableEntry = new Set(['VALIDATION_FAILED', 'REQUIRED_FIELDS_MISSING', 
 /** Creates fresh entries (pages and items are never updated in place), with unique slugs. */
 async function createEntries(ctx: Ctx, write: EntriesWrite): Promise<EntriesWriteResult> {
   const store = storeOf(write.entryKind);
-  const result: EntriesWriteResult = { kind: 'entries', ids: {}, created: 0, renamed: [], skipped: [], dropped: [] };
+  const result: EntriesWriteResult = { kind: 'entries', entryKind: write.entryKind, ids: {}, created: 0, renamed: [], skipped: [], dropped: [] };
   const typeIds = new Map<string, string>();
   for (const entry of write.entries) {
     const fields = resolvePlaceholders(entry.fields, (key) => write.refIds?.[key] ?? result.ids[key], (target) => result.dropped.push({ key: entry.key, target }));

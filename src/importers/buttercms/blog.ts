@@ -34,7 +34,6 @@ export interface BlogImportDeps {
   source: SourceData;
   media: Map<string, StoredMediaRef>;
   step: Step;
-  stats: Record<string, number>;
 }
 
 /** Every author the source shows: its author list, and the authors embedded in posts. */
@@ -55,7 +54,7 @@ function allTerms(source: SourceData, kind: 'categories' | 'tags') {
 }
 
 export async function importBlog(deps: BlogImportDeps): Promise<void> {
-  const { source, media, step, stats } = deps;
+  const { source, media, step } = deps;
   const categories = allTerms(source, 'categories');
   const tags = allTerms(source, 'tags');
   const authors = allAuthors(source);
@@ -63,8 +62,6 @@ export async function importBlog(deps: BlogImportDeps): Promise<void> {
 
   await step({ progress: { phase: 'blog', done: 0, total: source.posts.length } });
   const terms = await step({ write: { kind: 'blogTerms', categories, tags } }) as Extract<StepWriteResult, { kind: 'blogTerms' }>;
-  stats.blogCategories = Object.keys(terms.categories).length;
-  stats.blogTags = Object.keys(terms.tags).length;
 
   const notes: MigrationLogLine[] = [];
   const authorInputs = authors.map((a) => {
@@ -83,16 +80,12 @@ export async function importBlog(deps: BlogImportDeps): Promise<void> {
     };
   });
   const authorResult = await step({ write: { kind: 'blogAuthors', authors: authorInputs }, logs: notes }) as Extract<StepWriteResult, { kind: 'blogAuthors' }>;
-  stats.blogAuthors = authorResult.created;
-  stats.blogAuthorsMatched = authorResult.matched.length;
-  stats.skipped = (stats.skipped ?? 0) + authorResult.skipped.length;
   const authorLogs: MigrationLogLine[] = [
     ...authorResult.matched.map((m): MigrationLogLine => ({ level: 'info', message: `author ${m.key}: matched the existing author ${m.id} by ${m.by}` })),
     ...authorResult.skipped.map((s): MigrationLogLine => ({ level: 'error', message: `author ${s.key} skipped: ${s.reason}`, data: { code: s.code, details: s.details } })),
   ];
   if (authorLogs.length) await step({ logs: authorLogs });
 
-  stats.blogPosts = 0;
   const slugs = new Set<string>();
   const fileUrlFor = (url: string) => media.get(url)?.fileUrl;
   const toInput = (post: SourcePost) => {
@@ -121,8 +114,6 @@ export async function importBlog(deps: BlogImportDeps): Promise<void> {
       write: { kind: 'blogPosts', posts: batch.map(toInput) },
       progress: { phase: 'blog', done: start + batch.length, total: source.posts.length },
     }) as Extract<StepWriteResult, { kind: 'blogPosts' }>;
-    stats.blogPosts += result.created;
-    stats.skipped = (stats.skipped ?? 0) + result.skipped.length;
     const logs: MigrationLogLine[] = [
       ...result.renamed.map((r): MigrationLogLine => ({ level: 'info', message: `post ${r.key}: slug "${r.from}" is taken, imported as "${r.to}"` })),
       ...result.skipped.map((s): MigrationLogLine => ({ level: 'error', message: `post ${s.key} skipped: ${s.reason}`, data: { code: s.code, details: s.details } })),

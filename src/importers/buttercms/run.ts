@@ -25,7 +25,18 @@ import { readBlog, readSource, type SourceData } from './source.js';
 import type { ImportWarning } from './types.js';
 
 export const mediaBatchSize = 50;
-export const entryBatchSize = 100;
+/**
+ * Pages and items per transaction. An embedded database (PGlite) runs on this thread and holds
+ * everyone else off while a batch writes, so batches stay short enough for the server to answer
+ * in between.
+ */
+export const entryBatchSize = 25;
+
+/**
+ * Lets timers and I/O run before the next batch. PGlite answers through microtasks only, so
+ * without this a run of batches would keep the event loop (and a server's requests) waiting.
+ */
+const yieldToEventLoop = () => new Promise<void>((resolve) => { setTimeout(resolve, 0); });
 
 export interface RunMigrationDeps {
   cms: Cms;
@@ -58,13 +69,18 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
   const { cms, ref, runnerId, signal } = deps;
   const actor: Actor = { kind: 'system', job: 'migration' };
   const options = { actor, project: ref.projectSlug };
+  // What the runner counts itself; what batches wrote is counted by the step, with the batch.
   const stats: Stats = { sourceRequests: 0, warnings: 0 };
+  let stored: Stats = {};
   let phase = 'mapping';
 
   const step = async (input: Omit<StepInput, 'id' | 'runnerId'>): Promise<StepWriteResult | null> => {
+    if (signal.aborted) throw new Error('the runner is stopping');
+    await yieldToEventLoop();
     const logs = input.logs ?? [];
     stats.warnings = (stats.warnings ?? 0) + logs.filter((l) => l.level === 'warning').length;
     const out = await cms.run(migrationStep, { ...input, logs, stats: { ...stats }, id: ref.id, runnerId }, options);
+    stored = out.stats;
     if (out.paused) throw new Paused();
     return out.result;
   };
@@ -145,9 +161,6 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
       logs: planLogs,
       write: { kind: 'schema', components: merge.write.components as TypeDefinition[], pageTypes: merge.write.pageTypes as TypeDefinition[], collections: merge.write.collections as TypeDefinition[] },
     });
-    stats.components = plan.components.length;
-    stats.pageTypes = plan.pageTypes.length;
-    stats.collections = plan.collections.length;
     await step({ progress: { phase: 'schema', done: 1, total: 1 }, logs: schemaLogs(merge) });
     if (mode === 'schema_only') {
       await step({ status: 'completed', progress: { phase: 'done', done: 1, total: 1 }, logs: [{ level: 'info', message: 'Schema imported (schema only)' }] });
@@ -155,7 +168,7 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
     }
 
     // ---- media, 50 files per batch: downloaded first, then stored in one transaction.
-    const media = await importMedia(client, mediaUrls, source, cms.config.maxUploadBytes, step, stats);
+    const media = await importMedia(client, mediaUrls, source, cms.config.maxUploadBytes, step);
 
     // ---- collection items and pages: created without references, then references and publish.
     const ids = new Map<string, string>();
@@ -168,11 +181,11 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
     };
     const itemWarnings: ImportWarning[] = [];
     const items = await createAll('item', [...source.collections].flatMap(([key, list]) => prepareItems(key, list, prepare, itemWarnings)),
-      itemWarnings, ids, step, stats);
+      itemWarnings, ids, step);
     const pageWarnings: ImportWarning[] = [];
-    const pages = await createAll('page', preparePages(source.pages, prepare, pageWarnings), pageWarnings, ids, step, stats);
-    await finishAll('item', items, ids, step, stats);
-    await finishAll('page', pages, ids, step, stats);
+    const pages = await createAll('page', preparePages(source.pages, prepare, pageWarnings), pageWarnings, ids, step);
+    await finishAll('item', items, ids, step);
+    await finishAll('page', pages, ids, step);
 
     // ---- the blog: read now, its files, then categories, tags, authors (matched against what
     // exists) and posts (always fresh).
@@ -185,11 +198,11 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
     }
     const blogUrls = blogMediaUrls(source, mediaHosts).filter((u) => isMediaUrl(u, mediaHosts) && !media.has(u));
     if (blogUrls.length) {
-      for (const [url, stored] of await importMedia(client, blogUrls, source, cms.config.maxUploadBytes, step, stats, 'blogMedia')) media.set(url, stored);
+      for (const [url, file] of await importMedia(client, blogUrls, source, cms.config.maxUploadBytes, step, 'blogMedia')) media.set(url, file);
     }
-    await importBlog({ source, media, step, stats });
+    await importBlog({ source, media, step });
 
-    await step({ status: 'completed', progress: { phase: 'done', done: 1, total: 1 }, logs: [{ level: 'info', message: `Completed: ${describeStats(stats)}` }] });
+    await step({ status: 'completed', progress: { phase: 'done', done: 1, total: 1 }, logs: [{ level: 'info', message: `Completed: ${describeStats({ ...stored, ...stats })}` }] });
   } catch (e) {
     if (e instanceof Paused) return;
     if (isCmsError(e) && e.code === 'MIGRATION_STATE') {
@@ -203,7 +216,7 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
     }
     try {
       await cms.run(migrationAbandon, {
-        id: ref.id, runnerId, error: message, logs: [{ level: 'error', message, ...(data ? { data } : {}) }],
+        id: ref.id, runnerId, error: message, logs: [{ level: 'error', message, ...(data ? { data } : {}) }], stats: { ...stats },
       }, options);
     } catch (recordError) {
       cms.log.error(`migration ${ref.id}: could not record its failure`, { error: String(recordError), failure: message });
@@ -282,35 +295,32 @@ type StepFn = (input: Omit<StepInput, 'id' | 'runnerId'>) => Promise<StepWriteRe
 
 /** Files by source URL; `blogMediaAlt` gives featured images their alt text. */
 async function importMedia(
-  client: ButterClient, urls: string[], source: SourceData, maxBytes: number, step: StepFn, stats: Stats, phase = 'media',
+  client: ButterClient, urls: string[], source: SourceData, maxBytes: number, step: StepFn, phase = 'media',
 ): Promise<Map<string, StoredMediaRef>> {
   const byUrl = new Map<string, StoredMediaRef>();
   const alt = new Map<string, string>();
   for (const post of source.posts) if (post.featured_image && post.featured_image_alt) alt.set(post.featured_image, post.featured_image_alt);
-  stats.media ??= 0;
-  stats.mediaDeduplicated ??= 0;
-  stats.mediaSkipped ??= 0;
   const total = urls.length;
   await step({ progress: { phase, done: 0, total } });
   for (let start = 0; start < urls.length; start += mediaBatchSize) {
     const batch = urls.slice(start, start + mediaBatchSize);
     const files: Array<{ url: string; data: Uint8Array<ArrayBuffer>; filename: string; altText?: string }> = [];
     const logs: MigrationLogLine[] = [];
+    let downloadsSkipped = 0;
     for (const url of batch) {
       try {
         const file = await client.download(url, maxBytes);
         files.push({ url, data: file.bytes, filename: filenameOf(url), ...(alt.has(url) ? { altText: alt.get(url)! } : {}) });
       } catch (e) {
         if (!(e instanceof SourceRequestError) || (e.failure !== 'not-found' && e.failure !== 'too-large')) throw e;
-        stats.mediaSkipped = (stats.mediaSkipped ?? 0) + 1;
+        downloadsSkipped += 1;
         logs.push({ level: 'warning', message: `Media ${url} skipped: ${e.message}; fields using it are left empty`, data: { request: e.request } });
       }
     }
-    const result = await step({ write: { kind: 'media', files }, progress: { phase, done: start + batch.length, total }, logs }) as Extract<StepWriteResult, { kind: 'media' }>;
+    const result = await step({
+      write: { kind: 'media', files }, progress: { phase, done: start + batch.length, total }, logs, statsAdd: { mediaSkipped: downloadsSkipped },
+    }) as Extract<StepWriteResult, { kind: 'media' }>;
     for (const [url, stored] of Object.entries(result.byUrl)) byUrl.set(url, stored);
-    stats.media = (stats.media ?? 0) + result.imported;
-    stats.mediaDeduplicated = (stats.mediaDeduplicated ?? 0) + result.deduplicated;
-    stats.mediaSkipped = (stats.mediaSkipped ?? 0) + result.skipped.length;
     if (result.skipped.length) {
       await step({ logs: result.skipped.map((s) => ({ level: 'warning' as const, message: `Media ${s.url} skipped: ${s.reason}` })) });
     }
@@ -327,20 +337,16 @@ function filenameOf(url: string): string {
   }
 }
 
-const statKey = (kind: 'item' | 'page') => (kind === 'item' ? 'collectionItems' : 'pages');
-
 /**
  * Pass one: every entry created fresh, in an order where its references point at entries that
  * exist already, so most are written whole (and published) at once; deferred ones (cycles) are
  * created without their references, as drafts, and completed by pass two.
  */
 async function createAll(
-  kind: 'item' | 'page', prepared: PreparedEntry[], warnings: ImportWarning[], ids: Map<string, string>, step: StepFn, stats: Stats,
+  kind: 'item' | 'page', prepared: PreparedEntry[], warnings: ImportWarning[], ids: Map<string, string>, step: StepFn,
 ): Promise<PreparedEntry[]> {
   const phase = kind === 'item' ? 'collectionItems' : 'pages';
   const entries = orderForCreation(prepared, new Set(ids.keys()));
-  stats[statKey(kind)] = 0;
-  stats.skipped ??= 0;
   await step({ progress: { phase, done: 0, total: entries.length }, logs: toLogLines(warnings) });
   for (let start = 0; start < entries.length; start += entryBatchSize) {
     const batch = entries.slice(start, start + entryBatchSize);
@@ -369,8 +375,6 @@ async function createAll(
     };
     const result = await step({ write, progress: { phase, done: start + batch.length, total: entries.length } }) as Extract<StepWriteResult, { kind: 'entries' }>;
     for (const [key, id] of Object.entries(result.ids)) ids.set(key, id);
-    stats[statKey(kind)] = (stats[statKey(kind)] ?? 0) + result.created;
-    stats.skipped = (stats.skipped ?? 0) + result.skipped.length;
     const logs: MigrationLogLine[] = [
       ...result.renamed.map((r): MigrationLogLine => ({ level: 'info', message: `${r.key}: slug "${r.from}" is taken, imported as "${r.to}"` })),
       ...result.skipped.map((s): MigrationLogLine => ({ level: 'error', message: `${s.key} skipped: ${s.reason}`, data: { code: s.code, details: s.details } })),
@@ -382,7 +386,7 @@ async function createAll(
 }
 
 /** Pass two: references point at the entries pass one created; then publish as the source had it. */
-async function finishAll(kind: 'item' | 'page', entries: PreparedEntry[], ids: Map<string, string>, step: StepFn, stats: Stats): Promise<void> {
+async function finishAll(kind: 'item' | 'page', entries: PreparedEntry[], ids: Map<string, string>, step: StepFn): Promise<void> {
   const pending = entries.filter((e) => e.deferred && e.hasRefs && ids.has(e.key));
   const phase = kind === 'item' ? 'collectionItemReferences' : 'pageReferences';
   if (pending.length === 0) return;
@@ -402,7 +406,6 @@ async function finishAll(kind: 'item' | 'page', entries: PreparedEntry[], ids: M
       }),
     };
     const result = await step({ write, progress: { phase, done: start + batch.length, total: pending.length }, logs: toLogLines(warnings) }) as Extract<StepWriteResult, { kind: 'finish' }>;
-    stats.skipped = (stats.skipped ?? 0) + result.skipped.length;
     if (result.skipped.length) {
       await step({ logs: result.skipped.map((s): MigrationLogLine => ({ level: 'error', message: `${kind} ${s.id}: references or publish skipped: ${s.reason}`, data: { code: s.code, details: s.details } })) });
     }
