@@ -1,7 +1,8 @@
 // The ButterCMS read API as the importer uses it (buttercms-api.md): the read token as the
 // `auth_token` query parameter, page-number paging that follows `meta.next_page`, and at least
-// 100 ms between the starts of two requests (the contract's migration limit), media downloads
-// included. Nothing is retried: the contract allows no retries, so a failure ends the migration.
+// 100 ms between two requests as the source sees them (the contract's migration limit), media
+// downloads included. Nothing is retried: the contract allows no retries, so a failure ends the
+// migration.
 
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -46,6 +47,8 @@ export interface SourceRequestInfo {
   status: number | null;
   /** When the request started, in ms on this process's monotonic clock. */
   startedAt: number;
+  /** When its answer (status and headers) arrived, on the same clock; null when it failed. */
+  answeredAt: number | null;
   durationMs: number;
   kind: 'api' | 'media';
 }
@@ -54,7 +57,10 @@ export interface ButterClientOptions {
   apiKey: string;
   /** Blank or absent: the default endpoint. With or without the trailing slash, with or without `/v2`. */
   apiUrl?: string | undefined;
-  /** The least time between the starts of two requests; tests may lower it, the default is 100 ms. */
+  /**
+   * The least time between two requests; tests may lower it, the default is 100 ms. It counts
+   * from the moment the previous request was answered (see `takeTurn`).
+   */
   minIntervalMs?: number | undefined;
   /** Cancels the request in flight and every later one (the process is stopping). */
   signal?: AbortSignal | undefined;
@@ -139,18 +145,24 @@ function describeFailure(failure: SourceFailure, status: number, detail: string,
 export function createButterClient(options: ButterClientOptions): ButterClient {
   const apiUrl = normaliseApiUrl(options.apiUrl);
   const minInterval = Math.max(0, options.minIntervalMs ?? sourceRequestSpacingMs);
-  // Timers and the first connection's set-up can shift when a request reaches the server by a
-  // millisecond or so; the margin keeps the gap the server sees at the full interval.
-  const margin = minInterval > 0 ? 2 : 0;
+  // The source's clock ticks in whole milliseconds; one more keeps its view at the full interval.
+  const margin = minInterval > 0 ? 1 : 0;
   const timeoutMs = options.timeoutMs ?? 60_000;
   let lastStart = Number.NEGATIVE_INFINITY;
+  let lastAnswered = Number.NEGATIVE_INFINITY;
   let queue: Promise<void> = Promise.resolve();
   let count = 0;
 
-  /** Waits for this request's turn: requests go one at a time, spaced from the previous start. */
+  /**
+   * Waits for this request's turn: requests go one at a time, at least `minInterval` after the
+   * previous one started and after it was answered. The source takes a request in somewhere
+   * between the moment it was sent and the moment it answers; only counting from the answer makes
+   * sure the source sees the full interval between two requests, whatever the network or a busy
+   * process delays. It costs one round trip per request on top of the interval.
+   */
   function takeTurn(): Promise<number> {
     const turn = queue.then(async () => {
-      const target = lastStart + minInterval + margin;
+      const target = Math.max(lastStart, lastAnswered) + minInterval + margin;
       for (let now = performance.now(); now < target; now = performance.now()) {
         await sleep(Math.ceil(target - now), undefined, options.signal ? { signal: options.signal } : undefined);
       }
@@ -178,8 +190,8 @@ export function createButterClient(options: ButterClientOptions): ButterClient {
       const res = await request(url, {
         method: 'GET',
         // One connection per request: a kept-alive socket that the server closes just as it is
-        // reused fails with ECONNRESET, and a migration does not retry. With requests 100 ms
-        // apart (measured from their starts), the extra handshake mostly fits in that gap.
+        // reused fails with ECONNRESET, and a migration does not retry. Requests are 100 ms apart
+        // anyway, far longer than a socket is worth keeping for.
         reset: true,
         headers: { accept: kind === 'api' ? 'application/json' : '*/*', 'x-butter-client': 'cms-importer/1' },
         headersTimeout: timeoutMs,
@@ -187,10 +199,12 @@ export function createButterClient(options: ButterClientOptions): ButterClient {
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
       });
-      options.onRequest?.({ method: 'GET', url: display, status: res.statusCode, startedAt, durationMs: performance.now() - startedAt, kind });
+      lastAnswered = performance.now();
+      options.onRequest?.({ method: 'GET', url: display, status: res.statusCode, startedAt, answeredAt: lastAnswered, durationMs: lastAnswered - startedAt, kind });
       return res;
     } catch (e) {
-      options.onRequest?.({ method: 'GET', url: display, status: null, startedAt, durationMs: performance.now() - startedAt, kind });
+      lastAnswered = performance.now();
+      options.onRequest?.({ method: 'GET', url: display, status: null, startedAt, answeredAt: null, durationMs: lastAnswered - startedAt, kind });
       if (options.signal?.aborted) throw aborted(target);
       const cause = (e as { code?: unknown; cause?: { code?: unknown } });
       const code = typeof cause.code === 'string' ? cause.code : typeof cause.cause?.code === 'string' ? cause.cause.code : (e as Error).message;
