@@ -176,7 +176,8 @@ export function registerMigrate(program: Command, state: ProgramState): void {
       const { withEngine } = await import('../engine.js');
       await withEngine(g, io, async (engine) => {
         const created = (await engine.run('migrations.create', input)) as MigrationOut;
-        if (!g.json && !io.stderr.isTTY) io.stderr.write(`[migrate] created ${created.id}\n`);
+        // On stderr, so a script can learn the id (to watch or pause it) while stdout stays one document.
+        io.stderr.write(io.stderr.isTTY ? `Created migration ${created.id}\n` : `[migrate] created ${created.id}\n`);
         await engine.run('migrations.start', { id: created.id });
         report(state, g, await follow(engine, created.id, io));
       });
