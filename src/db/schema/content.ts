@@ -39,9 +39,11 @@ export const pages = pgTable('pages', {
   updatedAt: updatedAt(),
   deletedAt: ts('deleted_at'),
 }, (t) => [
+  // Public lists end their order with the id (a stable order for pages of equal keys); the
+  // indexes of the usual orders end with it too, so a page of 20 is read straight off the index.
   uniqueIndex('pages_project_slug_live_uq').on(t.projectId, t.slug).where(sql`${t.deletedAt} is null`),
-  index('pages_published_idx').on(t.projectId, t.publishedAt.desc()).where(sql`${t.deletedAt} is null and ${t.status} = 'published'`),
-  index('pages_type_published_idx').on(t.projectId, t.pageTypeId, t.publishedAt.desc()).where(sql`${t.deletedAt} is null and ${t.status} = 'published'`),
+  index('pages_published_idx').on(t.projectId, t.publishedAt.desc(), t.id).where(sql`${t.deletedAt} is null and ${t.status} = 'published'`),
+  index('pages_type_published_idx').on(t.projectId, t.pageTypeId, t.publishedAt.desc(), t.id).where(sql`${t.deletedAt} is null and ${t.status} = 'published'`),
   index('pages_scheduled_idx').on(t.publishAt).where(sql`${t.publishAt} is not null and ${t.deletedAt} is null`),
 ]);
 
@@ -84,8 +86,8 @@ export const collectionItems = pgTable('collection_items', {
   deletedAt: ts('deleted_at'),
 }, (t) => [
   uniqueIndex('items_type_slug_live_uq').on(t.collectionTypeId, t.slug).where(sql`${t.deletedAt} is null`),
-  index('items_published_idx').on(t.collectionTypeId, t.publishedAt.desc()).where(sql`${t.deletedAt} is null and ${t.status} = 'published'`),
-  index('items_name_idx').on(t.collectionTypeId, t.name).where(sql`${t.deletedAt} is null and ${t.status} = 'published'`),
+  index('items_published_idx').on(t.collectionTypeId, t.publishedAt.desc(), t.id).where(sql`${t.deletedAt} is null and ${t.status} = 'published'`),
+  index('items_name_idx').on(t.collectionTypeId, t.name, t.id).where(sql`${t.deletedAt} is null and ${t.status} = 'published'`),
   index('items_sort_order_idx').on(t.collectionTypeId, t.sortOrder).where(sql`${t.deletedAt} is null`),
   index('items_published_content_gin').using('gin', t.publishedContent.op('jsonb_path_ops')),
   index('items_scheduled_idx').on(t.publishAt).where(sql`${t.publishAt} is not null and ${t.deletedAt} is null`),
