@@ -1,6 +1,6 @@
 import { and, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { collectionItems, itemSlugHistory, pages, pageSlugHistory, pageTypes } from '../../db/schema/index.js';
+import { collectionItems, contentRevisions, itemSlugHistory, pages, pageSlugHistory, pageTypes } from '../../db/schema/index.js';
 import type { Ctx } from '../context.js';
 import { CmsError } from '../errors.js';
 import { defineOperation, type Access } from '../operation.js';
@@ -99,69 +99,175 @@ interface ListOptions {
   drafts: boolean;
 }
 
-interface ListResult {
-  rows: Array<EntryRow & { typeSlug: string }>;
+/** A list query, ready to run: its conditions, order and window, and what identifies its total. */
+interface ListPlan {
+  kind: EntryKind;
   query: ListQuery;
-  total: number;
+  drafts: boolean;
+  /** Set when the list is known to be empty without asking (an unknown page type). */
+  empty: boolean;
+  condition: SQL | undefined;
+  order: SQL[];
+  offset: number;
+  /** The type's slug when the query names one type (collections, `pageType`). */
+  typeSlug: string | null;
+  /** What the total depends on: everything of the query but its page, sort and read options. */
+  totalKey: string;
 }
 
-async function listRows(ctx: Ctx, opts: ListOptions): Promise<ListResult> {
+async function planList(ctx: Ctx, opts: ListOptions): Promise<ListPlan> {
   const { kind, pairs, drafts } = opts;
   const query = parseListQuery(pairs, kind === 'page' ? pageSortFields : itemSortFields);
   const table: Table = kind === 'page' ? pages : collectionItems;
   const content = drafts ? sql`${table.draftContent}` : sql`${table.publishedContent}`;
   const where: Array<SQL | undefined> = [eq(table.projectId, ctx.project.id), isNull(table.deletedAt)];
   if (!drafts) where.push(eq(table.status, 'published'));
-  let typeSlugs = new Map<string, string>();
+  const plan: ListPlan = {
+    kind, query, drafts, empty: false, condition: undefined, order: sortColumns(table, query.sort),
+    offset: (query.page - 1) * query.limit, typeSlug: null, totalKey: '',
+  };
+  let typeId = '';
+  let filters: FilterCondition[] = [];
   if (kind === 'page') {
     const pageType = parsePageTypeFilter(pairs);
     if (pageType) {
       const type = await storeOf('page').findType(ctx.db, ctx.project.id, pageType);
       // An unknown page type matches nothing: a list filter, not a lookup.
-      if (!type) return { rows: [], query, total: 0 };
+      if (!type) return { ...plan, empty: true };
       where.push(eq(pages.pageTypeId, type.id));
-      typeSlugs.set(type.id, type.slug);
+      typeId = type.id;
+      plan.typeSlug = type.slug;
     }
   } else {
     const type = await loadType(ctx, storeOf('item'), opts.typeSlug ?? '');
     where.push(eq(collectionItems.collectionTypeId, type.id));
-    typeSlugs.set(type.id, type.slug);
-    for (const f of parseCollectionFilters(pairs)) where.push(filterCondition(content, table, f));
+    typeId = type.id;
+    plan.typeSlug = type.slug;
+    filters = parseCollectionFilters(pairs);
+    for (const f of filters) where.push(filterCondition(content, table, f));
   }
-  const condition = and(...where);
-  const offset = (query.page - 1) * query.limit;
-  const [rows, totals] = await Promise.all([
-    ctx.db.select().from(table as typeof pages).where(condition).orderBy(...sortColumns(table, query.sort)).limit(query.limit).offset(offset),
-    ctx.db.select({ n: count() }).from(table as typeof pages).where(condition),
-  ]);
-  if (kind === 'page' && typeSlugs.size === 0) typeSlugs = await pageTypeSlugs(ctx);
-  const entries = (rows as unknown as Array<Record<string, unknown>>).map((r) => {
-    const typeId = (kind === 'page' ? r.pageTypeId : r.collectionTypeId) as string;
-    return { ...(r as unknown as EntryRow), typeId, seo: (r.seo as Record<string, unknown>) ?? {}, publishedSeo: (r.publishedSeo as Record<string, unknown> | null) ?? null, sortOrder: (r.sortOrder as number) ?? 0, typeSlug: typeSlugs.get(typeId) ?? '' };
-  });
-  return { rows: entries, query, total: totals[0]?.n ?? 0 };
+  plan.condition = and(...where);
+  plan.totalKey = JSON.stringify([ctx.project.id, kind, drafts, typeId, filters]);
+  return plan;
 }
 
-async function pageTypeSlugs(ctx: Ctx): Promise<Map<string, string>> {
-  const rows = await ctx.db.select({ id: pageTypes.id, slug: pageTypes.slug }).from(pageTypes).where(eq(pageTypes.projectId, ctx.project.id));
-  return new Map(rows.map((r) => [r.id, r.slug]));
+/**
+ * The project's content revision, read in the same statement (so from the same snapshot) as the
+ * rows beside it. Every committed content write raises it, in this process or any other.
+ */
+const revisionOf = (projectId: string) =>
+  sql<number>`coalesce((select ${contentRevisions.revision} from ${contentRevisions} where ${contentRevisions.projectId} = ${projectId}), 0)`.mapWith(Number);
+
+/**
+ * Totals of list queries, per database: counting every match is what a list costs most, and the
+ * count only changes with a content write. An entry holds while the revision it was counted at
+ * is still the current one (read with the page's rows, so a hit costs no extra query).
+ */
+const totalsByDb = new WeakMap<object, Map<string, { revision: number; total: number }>>();
+const maxTotalsPerDb = 5000;
+
+function totalsOf(ctx: Ctx): Map<string, { revision: number; total: number }> {
+  let totals = totalsByDb.get(ctx.db);
+  if (!totals) { totals = new Map(); totalsByDb.set(ctx.db, totals); }
+  return totals;
+}
+
+async function countMatches(ctx: Ctx, plan: ListPlan): Promise<number> {
+  const table: Table = plan.kind === 'page' ? pages : collectionItems;
+  const [row] = await ctx.db.select({ n: count(), revision: revisionOf(ctx.project.id) }).from(table as typeof pages).where(plan.condition);
+  const total = row?.n ?? 0;
+  const totals = totalsOf(ctx);
+  if (totals.size >= maxTotalsPerDb) totals.delete(totals.keys().next().value!);
+  totals.set(plan.totalKey, { revision: row?.revision ?? 0, total });
+  return total;
+}
+
+/**
+ * Runs the page of rows and, only when it cannot be told otherwise, the count: a short or empty
+ * first page is its own total, and a total counted at the current revision is still exact.
+ */
+async function runList<R extends { revision: number }>(ctx: Ctx, plan: ListPlan, selectRows: () => Promise<R[]>): Promise<{ rows: R[]; total: number }> {
+  if (plan.empty) return { rows: [], total: 0 };
+  const known = totalsOf(ctx).get(plan.totalKey);
+  // Without a known total, both queries go out together (PostgreSQL runs them side by side).
+  const counting = known ? null : countMatches(ctx, plan);
+  counting?.catch(() => {});
+  const rows = await selectRows();
+  const { limit } = plan.query;
+  if (rows.length > 0 && rows.length < limit) return { rows, total: plan.offset + rows.length };
+  if (rows.length === 0 && plan.offset === 0) return { rows, total: 0 };
+  if (known && rows.length > 0 && known.revision === rows[0]!.revision) return { rows, total: known.total };
+  return { rows, total: await (counting ?? countMatches(ctx, plan)) };
+}
+
+/** What a public read shows of an entry: its content and SEO of the mode (draft or published) only. */
+interface DeliveryRow {
+  id: string;
+  name: string;
+  slug: string;
+  typeSlug: string;
+  content: Record<string, unknown>;
+  seo: Record<string, unknown>;
+  publishedAt: Date | null;
+  updatedAt: Date;
+}
+
+/** The public list: only the columns it delivers, the type's slug joined, the revision beside. */
+async function listDeliveryRows(ctx: Ctx, plan: ListPlan): Promise<{ rows: DeliveryRow[]; total: number }> {
+  const { drafts } = plan;
+  const revision = revisionOf(ctx.project.id);
+  const { rows, total } = await runList(ctx, plan, () => plan.kind === 'page'
+    ? ctx.db.select({
+      id: pages.id, name: pages.name, slug: pages.slug, typeSlug: pageTypes.slug,
+      content: drafts ? pages.draftContent : pages.publishedContent, seo: drafts ? pages.seo : pages.publishedSeo,
+      publishedAt: pages.publishedAt, updatedAt: pages.updatedAt, revision,
+    }).from(pages).innerJoin(pageTypes, eq(pageTypes.id, pages.pageTypeId))
+      .where(plan.condition).orderBy(...plan.order).limit(plan.query.limit).offset(plan.offset)
+    : ctx.db.select({
+      id: collectionItems.id, name: collectionItems.name, slug: collectionItems.slug,
+      content: drafts ? collectionItems.draftContent : collectionItems.publishedContent,
+      publishedAt: collectionItems.publishedAt, updatedAt: collectionItems.updatedAt, revision,
+    }).from(collectionItems).where(plan.condition).orderBy(...plan.order).limit(plan.query.limit).offset(plan.offset)
+      .then((items) => items.map((r) => ({ ...r, typeSlug: plan.typeSlug ?? '', seo: null }))));
+  return {
+    rows: rows.map((r) => ({
+      id: r.id, name: r.name, slug: r.slug, typeSlug: r.typeSlug, content: r.content ?? {}, seo: r.seo ?? {},
+      publishedAt: r.publishedAt, updatedAt: r.updatedAt,
+    })),
+    total,
+  };
+}
+
+/** The admin list: whole rows, for the write shape. */
+async function listEntryRows(ctx: Ctx, plan: ListPlan): Promise<{ rows: Array<EntryRow & { typeSlug: string }>; total: number }> {
+  const revision = revisionOf(ctx.project.id);
+  const { rows, total } = await runList<EntryRow & { typeSlug: string; revision: number }>(ctx, plan, async () => {
+    if (plan.kind === 'page') {
+      const found = await ctx.db.select({ row: pages, typeSlug: pageTypes.slug, revision }).from(pages)
+        .innerJoin(pageTypes, eq(pageTypes.id, pages.pageTypeId))
+        .where(plan.condition).orderBy(...plan.order).limit(plan.query.limit).offset(plan.offset);
+      return found.map(({ row, typeSlug, revision: rev }) => ({ ...row, typeId: row.pageTypeId, sortOrder: 0, typeSlug, revision: rev }));
+    }
+    const found = await ctx.db.select({ row: collectionItems, revision }).from(collectionItems)
+      .where(plan.condition).orderBy(...plan.order).limit(plan.query.limit).offset(plan.offset);
+    return found.map(({ row, revision: rev }) => ({ ...row, typeId: row.collectionTypeId, seo: {}, publishedSeo: null, typeSlug: plan.typeSlug ?? '', revision: rev }));
+  });
+  return { rows, total };
 }
 
 const pagination = (query: ListQuery, total: number) => ({ total, page: query.page, limit: query.limit, totalPages: Math.ceil(total / query.limit) });
 
 /** Builds the public read shapes of a batch of entries, resolving what they point at together. */
-async function toReadShapes(ctx: Ctx, kind: EntryKind, rows: Array<EntryRow & { typeSlug: string }>, drafts: boolean, read: Pick<ListQuery, 'fields' | 'media' | 'refTypes'>) {
-  const contents = rows.map((r) => (drafts ? r.draftContent : r.publishedContent ?? {}));
-  const seos = rows.map((r) => (drafts ? r.seo : r.publishedSeo ?? {}));
-  const selected = contents.map((c) => selectFields(c, read.fields));
-  const resolver = await createResolver(ctx.db, selected, seos.map((s) => s.ogImageId as string), {
+async function toReadShapes(ctx: Ctx, kind: EntryKind, rows: DeliveryRow[], drafts: boolean, read: Pick<ListQuery, 'fields' | 'media' | 'refTypes'>) {
+  const selected = rows.map((r) => selectFields(r.content, read.fields));
+  const resolver = await createResolver(ctx.db, selected, rows.map((r) => r.seo.ogImageId as string), {
     drafts, media: read.media, refTypes: read.refTypes, baseUrl: ctx.settings.baseUrl, projectId: ctx.project.id, projectSlug: ctx.project.slug,
   });
   return rows.map((r, i) => {
     const base = { id: r.id, name: r.name, slug: r.slug, type: r.typeSlug, fields: resolver.content(selected[i]!) };
     const times = { publishedAt: r.publishedAt ? r.publishedAt.toISOString() : null, updatedAt: r.updatedAt.toISOString() };
     if (kind === 'item') return { ...base, ...times };
-    const seo = seos[i]!;
+    const seo = r.seo;
     const seoOut: Record<string, unknown> = {};
     for (const k of seoKeys) {
       if (k === 'ogImageId') seoOut.ogImage = resolver.mediaById(seo.ogImageId);
@@ -172,14 +278,41 @@ async function toReadShapes(ctx: Ctx, kind: EntryKind, rows: Array<EntryRow & { 
 }
 
 export async function listEntriesAdmin(ctx: Ctx, kind: EntryKind, typeSlug: string | undefined, pairs: QueryPairs) {
-  const { rows, query, total } = await listRows(ctx, { kind, typeSlug, pairs, drafts: true });
-  return { data: rows.map((r) => toWriteShape(kind, r, r.typeSlug)), pagination: pagination(query, total) };
+  const plan = await planList(ctx, { kind, typeSlug, pairs, drafts: true });
+  const { rows, total } = await listEntryRows(ctx, plan);
+  return { data: rows.map((r) => toWriteShape(kind, r, r.typeSlug)), pagination: pagination(plan.query, total) };
 }
 
 const queryInput = z.record(z.string(), z.string()).or(z.array(z.tuple([z.string(), z.string()]))).default([])
   .transform((q) => (Array.isArray(q) ? q : Object.entries(q)) as QueryPairs);
 
+/**
+ * Pages of public lists, per database, as delivered (references resolved): a page is kept with
+ * the content revision it was read at and given again only while that revision is still the
+ * current one. Checking costs one indexed read, where reading the page again costs its rows, its
+ * references and their parsing. Previews are never kept. A kept page is shared: never mutated.
+ */
+const listPagesByDb = new WeakMap<object, Map<string, { revision: number; page: unknown }>>();
+const maxListPagesPerDb = 500;
+
+/** The revision check runs on every list read: its statement is built once per database. */
+const prepareRevisionRead = (db: Ctx['db']) => db.select({ revision: contentRevisions.revision }).from(contentRevisions)
+  .where(eq(contentRevisions.projectId, sql.placeholder('projectId'))).prepare('cms_content_revision');
+const revisionReads = new WeakMap<object, ReturnType<typeof prepareRevisionRead>>();
+
+async function currentRevision(ctx: Ctx): Promise<number> {
+  let read = revisionReads.get(ctx.db);
+  if (!read) { read = prepareRevisionRead(ctx.db); revisionReads.set(ctx.db, read); }
+  const [row] = await read.execute({ projectId: ctx.project.id });
+  return row?.revision ?? 0;
+}
+
 function listOperation(kind: EntryKind) {
+  async function readPage(ctx: Ctx, collection: string | undefined, pairs: QueryPairs, drafts: boolean) {
+    const plan = await planList(ctx, { kind, typeSlug: collection, pairs, drafts });
+    const { rows, total } = await listDeliveryRows(ctx, plan);
+    return { data: await toReadShapes(ctx, kind, rows, drafts, plan.query), pagination: pagination(plan.query, total) };
+  }
   return defineOperation({
     name: kind === 'page' ? 'delivery.pages.list' : 'delivery.items.list',
     input: z.strictObject({ collection: z.string().optional(), query: queryInput, preview: z.boolean().default(false) }),
@@ -187,8 +320,23 @@ function listOperation(kind: EntryKind) {
     write: false,
     async run(ctx, input) {
       const drafts = readsDrafts(ctx, input.preview);
-      const { rows, query, total } = await listRows(ctx, { kind, typeSlug: input.collection, pairs: input.query, drafts });
-      return { data: await toReadShapes(ctx, kind, rows, drafts, query), pagination: pagination(query, total) };
+      if (drafts) return readPage(ctx, input.collection, input.query, drafts);
+      let kept = listPagesByDb.get(ctx.db);
+      if (!kept) { kept = new Map(); listPagesByDb.set(ctx.db, kept); }
+      // Everything the page depends on besides the data: media URLs carry the base URL and slug.
+      const key = JSON.stringify([kind, ctx.project.id, ctx.project.slug, ctx.settings.baseUrl, input.collection ?? null, input.query]);
+      // Read before the page: a write committed in between only makes the kept page look older.
+      const revision = await currentRevision(ctx);
+      const hit = kept.get(key);
+      if (hit && hit.revision === revision) {
+        kept.delete(key);
+        kept.set(key, hit);
+        return hit.page as Awaited<ReturnType<typeof readPage>>;
+      }
+      const page = await readPage(ctx, input.collection, input.query, drafts);
+      if (kept.size >= maxListPagesPerDb) kept.delete(kept.keys().next().value!);
+      kept.set(key, { revision, page });
+      return page;
     },
   });
 }
@@ -230,7 +378,12 @@ function getOperation(kind: EntryKind) {
       const found = await findBySlug(ctx, kind, input.slug, typeId, drafts);
       if (!found) throw new CmsError('NOT_FOUND', `${kind === 'page' ? 'Page' : 'Collection item'} "${input.slug}" not found`);
       typeSlug ??= (await storeOf(kind).typeById(ctx.db, found.row.typeId)).slug;
-      const [data] = await toReadShapes(ctx, kind, [{ ...found.row, typeSlug }], drafts, read);
+      const { row } = found;
+      const [data] = await toReadShapes(ctx, kind, [{
+        id: row.id, name: row.name, slug: row.slug, typeSlug,
+        content: (drafts ? row.draftContent : row.publishedContent) ?? {}, seo: (drafts ? row.seo : row.publishedSeo) ?? {},
+        publishedAt: row.publishedAt, updatedAt: row.updatedAt,
+      }], drafts, read);
       return { data, redirect: found.redirect };
     },
   });
