@@ -4,7 +4,7 @@ import type { Actor } from '../core/actor.js';
 import { CmsError } from '../core/errors.js';
 import type { OperationName } from '../core/registry.js';
 import type { Cms } from '../runtime.js';
-import { checkCsrf, createKeyAuthenticator, readKeyCredentials, readSessionActor, type KeyCredentials } from './auth.js';
+import { checkCsrf, createKeyAuthenticator, readKeyCredentials, readSessionActor, type KeyActor, type KeyCredentials } from './auth.js';
 import { createResponseCache, type ResponseCache } from './cache.js';
 import { toErrorResponse } from './errors.js';
 import { createRateLimiter } from './rate-limit.js';
@@ -43,10 +43,28 @@ export interface RequestContext {
   shared: AppShared;
 }
 
-/** What lives as long as the app: the response cache and the rate limiter. */
+/**
+ * What lives as long as the server: the response cache, the rate limiter, the key authenticator
+ * and the CORS headers of the public API. The fast path of `serve.ts` answers cache hits with the
+ * very same objects, so both doors agree on every key, limit and entry.
+ */
 export interface AppShared {
   cache: ResponseCache;
   takeRateLimit: (keyId: string) => Record<string, string>;
+  authenticateKey: (presented: string) => Promise<KeyActor | null>;
+  corsHeaders: Readonly<Record<string, string>>;
+}
+
+export function createAppShared(cms: Cms): AppShared {
+  return {
+    cache: createResponseCache(cms, { enabled: cms.config.cache }),
+    takeRateLimit: createRateLimiter(cms.config.rateLimit),
+    authenticateKey: createKeyAuthenticator(cms),
+    corsHeaders: {
+      'access-control-allow-origin': cms.config.corsOrigin,
+      'access-control-expose-headers': 'ETag, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Idempotent-Replayed',
+    },
+  };
 }
 
 export interface RouteDef {
@@ -79,20 +97,15 @@ export interface AppOptions {
   cliToken?: string;
   /** Extra routes (tests, later features). */
   routes?: RouteDef[];
+  /** The cache, limiter and authenticator to use (the server shares them with its fast path). */
+  shared?: AppShared;
 }
 
 const maxJsonBody = 16 * 1024 * 1024;
 
 export function createApp(cms: Cms, options: AppOptions = {}): H3 {
-  const authenticateKey = createKeyAuthenticator(cms);
-  const shared: AppShared = {
-    cache: createResponseCache(cms, { enabled: cms.config.cache }),
-    takeRateLimit: createRateLimiter(cms.config.rateLimit),
-  };
-  const corsHeaders: Record<string, string> = {
-    'access-control-allow-origin': cms.config.corsOrigin,
-    'access-control-expose-headers': 'ETag, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Idempotent-Replayed',
-  };
+  const shared = options.shared ?? createAppShared(cms);
+  const { corsHeaders } = shared;
   const logError = (e: unknown) => cms.log.error('unhandled error', { error: e instanceof Error ? e.stack ?? e.message : String(e) });
   const app = new H3({
     onError(error) {
@@ -123,7 +136,7 @@ export function createApp(cms: Cms, options: AppOptions = {}): H3 {
     app.on(route.method, route.path, async (event) => {
       const extra: Record<string, string> = cors ? { ...corsHeaders } : {};
       try {
-        const rc = await buildContext(cms, event, route, authenticateKey, shared, extra);
+        const rc = await buildContext(cms, event, route, shared, extra);
         const out = await route.handle(rc);
         const res = out instanceof Response ? out : json(out);
         for (const [k, v] of Object.entries(extra)) if (!res.headers.has(k)) res.headers.set(k, v);
@@ -162,7 +175,6 @@ async function buildContext(
   cms: Cms,
   event: H3Event,
   route: RouteDef,
-  authenticateKey: ReturnType<typeof createKeyAuthenticator>,
   shared: AppShared,
   responseHeaders: Record<string, string>,
 ): Promise<RequestContext> {
@@ -185,7 +197,7 @@ async function buildContext(
     shared,
   };
   if (route.auth === 'key') {
-    rc.keys = await readKeyCredentials(authenticateKey, headers, url.searchParams);
+    rc.keys = await readKeyCredentials(shared.authenticateKey, headers, url.searchParams);
     // A valid preview key reads drafts; an API key beside it was checked to be of the same project.
     rc.actor = rc.keys.preview ?? rc.keys.apiKey ?? { kind: 'anonymous' };
     const limited = rc.keys.apiKey ?? rc.keys.preview;

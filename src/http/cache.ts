@@ -17,6 +17,31 @@ export const publicVary = 'Accept-Encoding, X-Preview-Key, X-API-Key';
 
 export const etagOf = (body: Buffer): string => `"${createHash('sha1').update(body).digest('base64url')}"`;
 
+/**
+ * The response to a public read's result. The engine hands out the very same object again for
+ * a list page it kept (nothing changed since), so the response made of it (its JSON, ETag and
+ * compressed forms) is kept with the object and made once, cache or no cache.
+ */
+const responsesOfResults = new WeakMap<object, CachedResponse>();
+
+export function responseOf(result: unknown, preview: boolean): CachedResponse {
+  const kept = !preview && typeof result === 'object' && result !== null ? responsesOfResults.get(result) : undefined;
+  if (kept) return kept;
+  const body = Buffer.from(JSON.stringify(result));
+  const entry: CachedResponse = {
+    status: 200,
+    body,
+    etag: etagOf(body),
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': preview ? previewCacheControl : publicCacheControl,
+      vary: publicVary,
+    },
+  };
+  if (!preview && typeof result === 'object' && result !== null) responsesOfResults.set(result, entry);
+  return entry;
+}
+
 /** Query parameters that name credentials are not part of a response's identity. */
 const credentialParams = new Set(['api_key', 'preview']);
 
@@ -116,4 +141,32 @@ export function matchesEtag(header: string | null, etag: string): boolean {
   if (!header) return false;
   if (header.trim() === '*') return true;
   return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+}
+
+export interface CachedAnswer {
+  status: number;
+  headers: Record<string, string>;
+  /** Null for 304. */
+  body: Buffer | null;
+}
+
+/**
+ * A public read answered from its cache entry, the same whichever door serves it (the h3 route
+ * or the fast path of `serve.ts`): the entry's headers, then the request's own (CORS, rate
+ * limits), the ETag; 304 to a matching If-None-Match on single reads only (the contract); else
+ * the body in the encoding the client accepts, with its length.
+ */
+export function answerFromEntry(
+  entry: CachedResponse,
+  single: boolean,
+  requestHeaders: Record<string, string>,
+  ifNoneMatch: string | null,
+  acceptEncoding: string | null,
+): CachedAnswer {
+  const headers: Record<string, string> = { ...entry.headers, ...requestHeaders, etag: entry.etag };
+  if (single && matchesEtag(ifNoneMatch, entry.etag)) return { status: 304, headers, body: null };
+  const { body, encoding } = encodedBody(entry, acceptEncoding);
+  if (encoding) headers['content-encoding'] = encoding;
+  headers['content-length'] = String(body.length);
+  return { status: entry.status, headers, body };
 }

@@ -3,7 +3,7 @@ import { CmsError } from '../../core/errors.js';
 import { checkIdempotencyKey } from '../../core/idempotency.js';
 import type { OperationName } from '../../core/registry.js';
 import type { RequestContext, RouteDef } from '../app.js';
-import { cacheKey, encodedBody, etagOf, matchesEtag, previewCacheControl, publicCacheControl, publicVary, type CachedResponse } from '../cache.js';
+import { answerFromEntry, cacheKey, responseOf, type CachedResponse } from '../cache.js';
 import { statusOf } from '../errors.js';
 
 /**
@@ -24,18 +24,7 @@ function readRoute(path: string, op: OperationName, input: (rc: RequestContext) 
       let entry = key ? cache.get(projectId, key) : undefined;
       if (!entry) {
         const gen = cache.generation(projectId);
-        const result = await rc.run(op, { ...input(rc), query: [...rc.query] });
-        const body = Buffer.from(JSON.stringify(result));
-        entry = {
-          status: 200,
-          body,
-          etag: etagOf(body),
-          headers: {
-            'content-type': 'application/json; charset=utf-8',
-            'cache-control': preview ? previewCacheControl : publicCacheControl,
-            vary: publicVary,
-          },
-        } satisfies CachedResponse;
+        entry = responseOf(await rc.run(op, { ...input(rc), query: [...rc.query] }), preview);
         if (key) cache.set(projectId, key, gen, entry);
       }
       return respond(rc, entry, single);
@@ -44,13 +33,8 @@ function readRoute(path: string, op: OperationName, input: (rc: RequestContext) 
 }
 
 function respond(rc: RequestContext, entry: CachedResponse, single: boolean): Response {
-  const headers: Record<string, string> = { ...entry.headers, ...rc.responseHeaders, etag: entry.etag };
-  if (single && matchesEtag(rc.headers.get('if-none-match'), entry.etag)) {
-    return new Response(null, { status: 304, headers });
-  }
-  const { body, encoding } = encodedBody(entry, rc.headers.get('accept-encoding'));
-  if (encoding) headers['content-encoding'] = encoding;
-  return new Response(new Uint8Array(body.buffer, body.byteOffset, body.byteLength), { status: entry.status, headers });
+  const { status, headers, body } = answerFromEntry(entry, single, rc.responseHeaders, rc.headers.get('if-none-match'), rc.headers.get('accept-encoding'));
+  return new Response(body && new Uint8Array(body.buffer, body.byteOffset, body.byteLength), { status, headers });
 }
 
 /**

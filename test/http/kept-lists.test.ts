@@ -1,0 +1,120 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pages } from '../../src/db/schema/index.js';
+import { createCms } from '../../src/runtime.js';
+import { testDriver } from '../helpers/db.js';
+import { createTestCms, type TestCms } from '../helpers/engine.js';
+import { serveOverSocket, type HttpClient } from '../helpers/http.js';
+
+/**
+ * With the response cache off, public lists still keep their totals and pages in the engine,
+ * checked against the content revision on every read: every committed write shows at once, in
+ * this engine or any other on the same database.
+ */
+describe('public lists with the response cache off', () => {
+  let t: TestCms;
+  let http: HttpClient;
+  let pk: string;
+  let sk: string;
+  let preview: string;
+  let n = 0;
+
+  beforeAll(async () => {
+    t = await createTestCms({ config: { cache: false, rateLimit: null } });
+    await t.run('schema.push', {
+      pageTypes: [{ definition: { slug: 'landing', name: 'Landing', fields: [
+        { name: 'title', type: 'text' },
+        { name: 'product', type: 'reference', options: { collectionType: 'products' } },
+      ] } }],
+      collections: [{ definition: { slug: 'products', name: 'Products', fields: [{ name: 'price', type: 'number' }] } }],
+      components: [],
+    });
+    pk = (await t.run('keys.create', { type: 'public' })).key;
+    sk = (await t.run('keys.create', { type: 'secret', permissions: 'content:write' })).key;
+    preview = (await t.run('keys.create', { type: 'preview' })).key;
+    for (let i = 1; i <= 5; i++) {
+      await t.run('items.create', { collectionTypeSlug: 'products', name: `Product ${i}`, slug: `product-${i}`, fields: { price: i * 10 }, status: 'published' });
+      await t.run('pages.create', { pageTypeSlug: 'landing', name: `Page ${i}`, slug: `page-${i}`, fields: { title: `Page ${i}` }, status: 'published' });
+    }
+    http = await serveOverSocket(t.cms);
+  });
+  afterAll(async () => { await http.close(); await t.close(); });
+
+  const get = async (path: string, headers: Record<string, string> = { 'x-api-key': pk }) => {
+    const r = await http.fetch(path, { headers });
+    expect(r.status, path).toBe(200);
+    return r.json() as Promise<any>;
+  };
+  const write = async (method: string, path: string, body?: unknown) => {
+    const r = await http.fetch(path, {
+      method,
+      headers: { 'x-api-key': sk, 'idempotency-key': `kept-${++n}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    expect(r.status, `${method} ${path}: ${await r.clone().text()}`).toBeLessThan(300);
+  };
+  const totalOf = async (path: string) => (await get(path)).pagination.total as number;
+
+  it('counts every write at once: create, unpublish, publish, delete, on every page of the list', async () => {
+    const list = '/api/v1/collections/products?limit=2&sort=name';
+    const filtered = '/api/v1/collections/products?filter[fields.price][gt]=25&limit=2';
+    expect(await totalOf(list)).toBe(5);
+    expect(await totalOf(`${list}&page=3`)).toBe(5);
+    expect(await totalOf(filtered)).toBe(3);
+    await write('POST', '/api/v1/collections/products', { name: 'Product 6', slug: 'product-6', fields: { price: 60 }, status: 'published' });
+    expect(await totalOf(list)).toBe(6);
+    expect(await totalOf(`${list}&page=3`)).toBe(6);
+    expect(await totalOf(filtered)).toBe(4);
+    expect((await get(`${list}&page=3`)).data.map((i: any) => i.slug)).toEqual(['product-5', 'product-6']);
+    await write('POST', '/api/v1/collections/products/product-6/unpublish');
+    expect(await totalOf(list)).toBe(5);
+    expect(await totalOf(filtered)).toBe(3);
+    await write('POST', '/api/v1/collections/products/product-6/publish');
+    expect(await totalOf(filtered)).toBe(4);
+    await write('DELETE', '/api/v1/collections/products/product-6');
+    expect(await totalOf(list)).toBe(5);
+    expect((await get(`${list}&page=3`)).data.map((i: any) => i.slug)).toEqual(['product-5']);
+  });
+
+  it('shows a write to what a page points at, and writes through the engine itself', async () => {
+    const item = (await get('/api/v1/collections/products?filter[slug]=product-1')).data[0];
+    await t.run('pages.update', { ref: { slug: 'page-1' }, fields: { product: { _ref: item.id, _type: 'collectionItem' } } });
+    await t.run('pages.publish', { ref: { slug: 'page-1' } });
+    const read = async () => (await get('/api/v1/pages?sort=slug&limit=1')).data[0].fields.product.name;
+    expect(await read()).toBe('Product 1');
+    await write('PUT', '/api/v1/collections/products/product-1', { name: 'Product one' });
+    await write('POST', '/api/v1/collections/products/product-1/publish');
+    expect(await read()).toBe('Product one');
+    await t.run('items.update', { ref: { slug: 'product-1' }, collection: 'products', name: 'Product uno' });
+    await t.run('items.publish', { ref: { slug: 'product-1' }, collection: 'products' });
+    expect(await read()).toBe('Product uno');
+  });
+
+  it('gives a kept page again while no write happened, and never keeps previews', async () => {
+    const path = '/api/v1/pages?sort=slug&limit=2';
+    expect((await get(path)).data[0].name).toBe('Page 1');
+    // Behind the engine's back: no write, so the revision stays and the kept page with it.
+    await t.cms.db.update(pages).set({ name: 'Renamed underneath' }).where(eq(pages.slug, 'page-1'));
+    expect((await get(path)).data[0].name).toBe('Page 1');
+    expect((await get(path, { 'x-api-key': pk, 'x-preview-key': preview })).data[0].name).toBe('Renamed underneath');
+    // Any committed write moves the revision on.
+    await write('PUT', '/api/v1/pages/page-5', { name: 'Page five' });
+    expect((await get(path)).data[0].name).toBe('Renamed underneath');
+    await t.cms.db.update(pages).set({ name: 'Page 1' }).where(eq(pages.slug, 'page-1'));
+  });
+
+  if (testDriver === 'postgres') {
+    it('shows a write through another engine on the same database at once, without waiting for NOTIFY', async () => {
+      const path = '/api/v1/pages?sort=slug&limit=1';
+      await get(path);
+      const other = await createCms(t.config);
+      try {
+        await other.run('pages.update', { ref: { slug: 'page-1' }, name: 'Written by engine B' }, { actor: { kind: 'terminal' } });
+        await other.run('pages.publish', { ref: { slug: 'page-1' } }, { actor: { kind: 'terminal' } });
+        expect((await get(path)).data[0].name).toBe('Written by engine B');
+      } finally {
+        await other.close();
+      }
+    });
+  }
+});
