@@ -13,6 +13,7 @@ import { createEntry, publishEntry, updateEntry } from '../content/entries.js';
 import { storeOf, type EntryKind } from '../content/store.js';
 import { CmsError, isCmsError } from '../errors.js';
 import { mediaFileUrl } from '../media/resolve.js';
+import { altText as altTextSchema, originalFilename } from '../media/schemas.js';
 import { storeUpload } from '../media/upload.js';
 import { defineOperation, parseInput } from '../operation.js';
 import { createPost } from '../blog/posts.js';
@@ -433,7 +434,10 @@ async function storeMedia(ctx: Ctx, write: MediaWrite): Promise<MediaWriteResult
       continue;
     }
     try {
-      const view = await storeUpload(ctx, { data: file.data, filename: file.filename, altText: file.altText ?? null });
+      // Names come from source URLs: cleaned like an upload's (no path parts or control characters).
+      const name = originalFilename.safeParse(file.filename);
+      const alt = file.altText ? altTextSchema.safeParse(file.altText.slice(0, 1000)) : null;
+      const view = await storeUpload(ctx, { data: file.data, filename: name.success ? name.data : 'file', altText: alt?.success ? alt.data : null });
       result.byUrl[file.url] = { id: view.id, fileUrl: view.url };
       result.imported += 1;
     } catch (e) {
