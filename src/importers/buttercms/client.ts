@@ -81,6 +81,8 @@ export interface ButterClient {
   readonly apiUrl: string;
   /** Requests made so far (API and media). */
   readonly requestCount: number;
+  /** Time spent waiting for the spacing between requests so far, in ms. */
+  readonly waitedMs: number;
   /** One JSON answer; `path` is relative to the API base, e.g. `/pages/*\/`. */
   get(path: string, query?: Record<string, string | number>): Promise<unknown>;
   /**
@@ -152,6 +154,7 @@ export function createButterClient(options: ButterClientOptions): ButterClient {
   let lastAnswered = Number.NEGATIVE_INFINITY;
   let queue: Promise<void> = Promise.resolve();
   let count = 0;
+  let waited = 0;
 
   /**
    * Waits for this request's turn: requests go one at a time, at least `minInterval` after the
@@ -163,10 +166,12 @@ export function createButterClient(options: ButterClientOptions): ButterClient {
   function takeTurn(): Promise<number> {
     const turn = queue.then(async () => {
       const target = Math.max(lastStart, lastAnswered) + minInterval + margin;
-      for (let now = performance.now(); now < target; now = performance.now()) {
+      const before = performance.now();
+      for (let now = before; now < target; now = performance.now()) {
         await sleep(Math.ceil(target - now), undefined, options.signal ? { signal: options.signal } : undefined);
       }
       lastStart = performance.now();
+      waited += lastStart - before;
       return lastStart;
     });
     queue = turn.then(() => undefined, () => undefined);
@@ -303,6 +308,7 @@ export function createButterClient(options: ButterClientOptions): ButterClient {
   return {
     apiUrl,
     get requestCount() { return count; },
+    get waitedMs() { return waited; },
     get,
     list,
     download,

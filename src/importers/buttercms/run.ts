@@ -16,7 +16,7 @@ import {
 import { checkSchemaSet, validateTypeDefinition, type TypeDefinition } from '../../core/schema/index.js';
 import type { Cms } from '../../runtime.js';
 import { importBlog, blogMediaUrls } from './blog.js';
-import { createButterClient, normaliseApiUrl, SourceRequestError, sourcePageSizes, type ButterClient } from './client.js';
+import { createButterClient, normaliseApiUrl, SourceRequestError, type ButterClient } from './client.js';
 import { collectMediaUrls } from './convert.js';
 import { containsRef, orderForCreation, preparePages, prepareItems, refTargets, resolveRefs, stripRefs, type PrepareContext, type PreparedEntry } from './entries.js';
 import { isMediaUrl } from './infer.js';
@@ -70,7 +70,7 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
   const actor: Actor = { kind: 'system', job: 'migration' };
   const options = { actor, project: ref.projectSlug };
   // What the runner counts itself; what batches wrote is counted by the step, with the batch.
-  const stats: Stats = { sourceRequests: 0, warnings: 0 };
+  const stats: Stats = { sourceRequests: 0, sourceWaitMs: 0, warnings: 0 };
   let stored: Stats = {};
   let phase = 'mapping';
 
@@ -98,7 +98,10 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
       minIntervalMs: deps.minIntervalMs,
       signal,
       dispatcher: deps.dispatcher,
-      onRequest: () => { stats.sourceRequests = (stats.sourceRequests ?? 0) + 1; },
+      onRequest: () => {
+        stats.sourceRequests = (stats.sourceRequests ?? 0) + 1;
+        stats.sourceWaitMs = Math.round(client.waitedMs);
+      },
     });
     const mediaHosts = mediaHostsOf(config, apiUrl);
 
@@ -170,7 +173,8 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
     // ---- media, 50 files per batch: downloaded first, then stored in one transaction.
     const media = await importMedia(client, mediaUrls, source, cms.config.maxUploadBytes, step);
 
-    // ---- collection items and pages: created without references, then references and publish.
+    // ---- collection items, then pages: each created whole once its targets exist; entries in a
+    // reference cycle are completed (references, publish) by a second pass.
     const ids = new Map<string, string>();
     const willExist = knownEntities(source);
     const prepare: PrepareContext = {
@@ -484,4 +488,3 @@ function buildReport(
   };
 }
 
-export { sourcePageSizes };
