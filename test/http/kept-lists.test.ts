@@ -103,6 +103,21 @@ describe('public lists with the response cache off', () => {
     await t.cms.db.update(pages).set({ name: 'Page 1' }).where(eq(pages.slug, 'page-1'));
   });
 
+  it('shares revision reads between concurrent lists, never with a list asked for after a write', async () => {
+    const path = '/api/v1/collections/products?sort=name&limit=1';
+    const nameNow = async () => (await get(path)).data[0].name as string;
+    for (let round = 0; round < 5; round++) {
+      const name = `Product 1, round ${round}`;
+      // Reads in flight while the write commits may show either name; every read asked for after
+      // the write has answered must show the new one.
+      const during = Array.from({ length: 10 }, () => nameNow());
+      await t.run('items.update', { ref: { slug: 'product-1' }, collection: 'products', name });
+      const after = await Promise.all(Array.from({ length: 10 }, () => nameNow()));
+      expect(after).toEqual(Array.from({ length: 10 }, () => name));
+      await Promise.all(during);
+    }
+  });
+
   if (testDriver === 'postgres') {
     it('shows a write through another engine on the same database at once, without waiting for NOTIFY', async () => {
       const path = '/api/v1/pages?sort=slug&limit=1';

@@ -298,13 +298,41 @@ const maxListPagesPerDb = 500;
 /** The revision check runs on every list read: its statement is built once per database. */
 const prepareRevisionRead = (db: Ctx['db']) => db.select({ revision: contentRevisions.revision }).from(contentRevisions)
   .where(eq(contentRevisions.projectId, sql.placeholder('projectId'))).prepare('cms_content_revision');
-const revisionReads = new WeakMap<object, ReturnType<typeof prepareRevisionRead>>();
 
-async function currentRevision(ctx: Ctx): Promise<number> {
-  let read = revisionReads.get(ctx.db);
-  if (!read) { read = prepareRevisionRead(ctx.db); revisionReads.set(ctx.db, read); }
-  const [row] = await read.execute({ projectId: ctx.project.id });
-  return row?.revision ?? 0;
+interface RevisionReads {
+  statement: ReturnType<typeof prepareRevisionRead>;
+  /** Per project: the read running now (settled, never failing), and the one to start next. */
+  projects: Map<string, { running: Promise<void> | null; next: Promise<number> | null }>;
+}
+const revisionReads = new WeakMap<object, RevisionReads>();
+
+/**
+ * The project's revision as of a read that started after the caller asked, so every write
+ * committed before the request is seen. Callers share reads: the next read starts once the
+ * running one is done and the event loop has taken in what arrived meanwhile, and every caller
+ * until then shares it. Under load that is one query for many list reads; alone, one query.
+ */
+function currentRevision(ctx: Ctx): Promise<number> {
+  let reads = revisionReads.get(ctx.db);
+  if (!reads) { reads = { statement: prepareRevisionRead(ctx.db), projects: new Map() }; revisionReads.set(ctx.db, reads); }
+  const { statement } = reads;
+  const projectId = ctx.project.id;
+  let slot = reads.projects.get(projectId);
+  if (!slot) { slot = { running: null, next: null }; reads.projects.set(projectId, slot); }
+  if (slot.next) return slot.next;
+  const own = slot;
+  own.next = (own.running ?? Promise.resolve())
+    .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+    .then(() => {
+      // Started: whoever asks from now on may have asked after this read began.
+      own.next = null;
+      const read = statement.execute({ projectId }).then(([row]) => row?.revision ?? 0);
+      const settled = read.then(() => undefined, () => undefined);
+      own.running = settled;
+      void settled.then(() => { if (own.running === settled) own.running = null; });
+      return read;
+    });
+  return own.next;
 }
 
 function listOperation(kind: EntryKind) {
