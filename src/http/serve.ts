@@ -3,7 +3,7 @@ import { toNodeHandler } from 'h3/node';
 import { keyTypeOf } from '../core/keys/operations.js';
 import type { Cms } from '../runtime.js';
 import { createApp, createAppShared, type AppOptions, type AppShared } from './app.js';
-import { answerFromEntry, cacheKey } from './cache.js';
+import { answerFromEntry, cacheKey, matchesEtag, type CachedResponse } from './cache.js';
 
 export interface ServeOptions extends AppOptions {
   port: number;
@@ -109,14 +109,51 @@ async function answerHit(shared: AppShared, req: IncomingMessage, res: ServerRes
     // Over the limit: h3 answers the 429 (the refused take counted nothing).
     return false;
   }
-  const answer = answerFromEntry(entry, single, { ...shared.corsHeaders, ...limits }, header(h['if-none-match']), header(h['accept-encoding']));
-  // Names in the order h3 sends them (a Headers object iterates sorted).
-  const raw: string[] = [];
-  for (const name of Object.keys(answer.headers).sort()) raw.push(name, answer.headers[name]!);
+  const notModified = single && matchesEtag(header(h['if-none-match']), entry.etag);
+  const answer = answerTemplate(shared, entry, notModified, header(h['accept-encoding']), limits);
+  const raw = answer.raw.slice();
+  for (const [index, name] of answer.slots) raw[index] = limits[name]!;
   res.writeHead(answer.status, '', raw);
   if (answer.body) res.end(answer.body);
   else res.end();
   return true;
+}
+
+/**
+ * An answer as a raw header list in the order h3 sends them (a Headers object iterates sorted),
+ * with the slots the request's own rate-limit values go in. Made by answerFromEntry itself, so it
+ * is the h3 route's answer exactly, and kept with the cache entry per kind of answer (304 or not,
+ * Accept-Encoding, which limit headers).
+ */
+interface AnswerTemplate {
+  status: number;
+  raw: string[];
+  slots: Array<[number, string]>;
+  body: Buffer | null;
+}
+
+const templatesOf = new WeakMap<CachedResponse, Map<string, AnswerTemplate>>();
+const maxTemplatesPerEntry = 16;
+
+function answerTemplate(shared: AppShared, entry: CachedResponse, notModified: boolean, acceptEncoding: string | null, limits: Record<string, string>): AnswerTemplate {
+  const limitNames = Object.keys(limits);
+  const key = `${notModified ? 304 : 200} ${limitNames.join(',')} ${acceptEncoding ?? ''}`;
+  let templates = templatesOf.get(entry);
+  const kept = templates?.get(key);
+  if (kept) return kept;
+  const marks = Object.fromEntries(limitNames.map((name) => [name, `\u0000${name}`]));
+  const answer = answerFromEntry(entry, notModified, { ...shared.corsHeaders, ...marks }, notModified ? entry.etag : null, acceptEncoding);
+  const raw: string[] = [];
+  const slots: Array<[number, string]> = [];
+  for (const name of Object.keys(answer.headers).sort()) {
+    const value = answer.headers[name]!;
+    if (limitNames.includes(name) && value === marks[name]) slots.push([raw.length + 1, name]);
+    raw.push(name, value);
+  }
+  const template = { status: answer.status, raw, slots, body: answer.body };
+  if (!templates) { templates = new Map(); templatesOf.set(entry, templates); }
+  if (templates.size < maxTemplatesPerEntry) templates.set(key, template);
+  return template;
 }
 
 const header = (value: string | string[] | undefined): string | null => (value === undefined ? null : Array.isArray(value) ? value.join(', ') : value);
