@@ -292,8 +292,29 @@ const queryInput = z.record(z.string(), z.string()).or(z.array(z.tuple([z.string
  * current one. Checking costs one indexed read, where reading the page again costs its rows, its
  * references and their parsing. Previews are never kept. A kept page is shared: never mutated.
  */
-const listPagesByDb = new WeakMap<object, Map<string, { revision: number; page: unknown }>>();
+interface KeptPages {
+  pages: Map<string, { revision: number; page: unknown; size: number }>;
+  /** The JSON length of all kept pages: memory stays bounded whatever a page holds. */
+  size: number;
+}
+const listPagesByDb = new WeakMap<object, KeptPages>();
 const maxListPagesPerDb = 500;
+const maxKeptSizePerDb = 64 * 1024 * 1024;
+const maxKeptPageSize = 1024 * 1024;
+
+function keepPage(kept: KeptPages, key: string, revision: number, page: unknown): void {
+  const old = kept.pages.get(key);
+  if (old) { kept.pages.delete(key); kept.size -= old.size; }
+  const size = JSON.stringify(page).length;
+  if (size > maxKeptPageSize) return;
+  kept.pages.set(key, { revision, page, size });
+  kept.size += size;
+  for (const [oldest, entry] of kept.pages) {
+    if (kept.pages.size <= maxListPagesPerDb && kept.size <= maxKeptSizePerDb) break;
+    kept.pages.delete(oldest);
+    kept.size -= entry.size;
+  }
+}
 
 /** The revision check runs on every list read: its statement is built once per database. */
 const prepareRevisionRead = (db: Ctx['db']) => db.select({ revision: contentRevisions.revision }).from(contentRevisions)
@@ -350,20 +371,20 @@ function listOperation(kind: EntryKind) {
       const drafts = readsDrafts(ctx, input.preview);
       if (drafts) return readPage(ctx, input.collection, input.query, drafts);
       let kept = listPagesByDb.get(ctx.db);
-      if (!kept) { kept = new Map(); listPagesByDb.set(ctx.db, kept); }
+      if (!kept) { kept = { pages: new Map(), size: 0 }; listPagesByDb.set(ctx.db, kept); }
       // Everything the page depends on besides the data: media URLs carry the base URL and slug.
       const key = JSON.stringify([kind, ctx.project.id, ctx.project.slug, ctx.settings.baseUrl, input.collection ?? null, input.query]);
       // Read before the page: a write committed in between only makes the kept page look older.
       const revision = await currentRevision(ctx);
-      const hit = kept.get(key);
+      const hit = kept.pages.get(key);
       if (hit && hit.revision === revision) {
-        kept.delete(key);
-        kept.set(key, hit);
+        // The most recently used go last, so the oldest are dropped first.
+        kept.pages.delete(key);
+        kept.pages.set(key, hit);
         return hit.page as Awaited<ReturnType<typeof readPage>>;
       }
       const page = await readPage(ctx, input.collection, input.query, drafts);
-      if (kept.size >= maxListPagesPerDb) kept.delete(kept.keys().next().value!);
-      kept.set(key, { revision, page });
+      keepPage(kept, key, revision, page);
       return page;
     },
   });
