@@ -1,48 +1,7 @@
 import { CmsError } from '../../core/errors.js';
 import type { OperationName } from '../../core/registry.js';
 import { opRoute, type RequestContext, type RouteDef } from '../app.js';
-import { cacheKey, encodedBody, etagOf, matchesEtag, previewCacheControl, publicCacheControl, publicVary, type CachedResponse } from '../cache.js';
-
-/**
- * A public blog read, answered from the project's response cache (dropped by every committed
- * write). Preview reads show drafts and are never cached. Lists carry an ETag; single posts also
- * answer If-None-Match with 304.
- */
-function readRoute(path: string, op: OperationName, input: (rc: RequestContext) => Record<string, unknown>, single: boolean): RouteDef {
-  return {
-    method: 'GET',
-    path,
-    auth: 'key',
-    async handle(rc) {
-      if (rc.actor.kind !== 'key') throw new CmsError('UNAUTHORIZED', 'API key required via the X-API-Key header or the api_key query parameter');
-      const preview = rc.actor.type === 'preview';
-      const projectId = rc.actor.projectId;
-      const { cache } = rc.shared;
-      const key = preview ? null : cacheKey(rc.url.pathname, rc.query, rc.actor.type);
-      let entry = key ? cache.get(projectId, key) : undefined;
-      if (!entry) {
-        const gen = cache.generation(projectId);
-        const body = Buffer.from(JSON.stringify(await rc.run(op, { ...input(rc), query: [...rc.query] })));
-        entry = {
-          status: 200,
-          body,
-          etag: etagOf(body),
-          headers: {
-            'content-type': 'application/json; charset=utf-8',
-            'cache-control': preview ? previewCacheControl : publicCacheControl,
-            vary: publicVary,
-          },
-        } satisfies CachedResponse;
-        if (key) cache.set(projectId, key, gen, entry);
-      }
-      const headers: Record<string, string> = { ...entry.headers, ...rc.responseHeaders, etag: entry.etag };
-      if (single && matchesEtag(rc.headers.get('if-none-match'), entry.etag)) return new Response(null, { status: 304, headers });
-      const { body, encoding } = encodedBody(entry, rc.headers.get('accept-encoding'));
-      if (encoding) headers['content-encoding'] = encoding;
-      return new Response(new Uint8Array(body.buffer, body.byteOffset, body.byteLength), { status: entry.status, headers });
-    },
-  };
-}
+import { readRoute } from './read-route.js';
 
 const queryObject = (rc: RequestContext, names: string[]) => {
   const out: Record<string, string> = {};

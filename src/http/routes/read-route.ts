@@ -1,0 +1,36 @@
+import { CmsError } from '../../core/errors.js';
+import type { OperationName } from '../../core/registry.js';
+import type { RequestContext, RouteDef } from '../app.js';
+import { answerFromEntry, cacheKey, responseOf, type CachedResponse } from '../cache.js';
+
+/**
+ * A public read (pages, collections, blog): cached per project, path, normalised query and key
+ * kind; preview reads are never cached. Lists carry an ETag but never answer 304 (the contract);
+ * single reads do.
+ */
+export function readRoute(path: string, op: OperationName, input: (rc: RequestContext) => Record<string, unknown>, single: boolean): RouteDef {
+  return {
+    method: 'GET',
+    path,
+    auth: 'key',
+    async handle(rc) {
+      if (rc.actor.kind === 'anonymous') throw new CmsError('UNAUTHORIZED', 'API key required via the X-API-Key header or the api_key query parameter');
+      const preview = rc.actor.kind === 'key' && rc.actor.type === 'preview';
+      const projectId = rc.actor.kind === 'key' ? rc.actor.projectId : '';
+      const { cache } = rc.shared;
+      const key = preview ? null : cacheKey(rc.url.pathname, rc.query, rc.actor.kind === 'key' ? rc.actor.type : 'other');
+      let entry = key ? cache.get(projectId, key) : undefined;
+      if (!entry) {
+        const gen = cache.generation(projectId);
+        entry = responseOf(await rc.run(op, { ...input(rc), query: [...rc.query] }), preview);
+        if (key) cache.set(projectId, key, gen, entry);
+      }
+      return respond(rc, entry, single);
+    },
+  };
+}
+
+function respond(rc: RequestContext, entry: CachedResponse, single: boolean): Response {
+  const { status, headers, body } = answerFromEntry(entry, single, rc.responseHeaders, rc.headers.get('if-none-match'), rc.headers.get('accept-encoding'));
+  return new Response(body && new Uint8Array(body.buffer, body.byteOffset, body.byteLength), { status, headers });
+}
