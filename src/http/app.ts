@@ -51,7 +51,8 @@ export interface RequestContext {
 export interface AppShared {
   cache: ResponseCache;
   takeRateLimit: (keyId: string) => Record<string, string>;
-  authenticateKey: (presented: string) => Promise<KeyActor | null>;
+  /** The key authenticator; an answer it gave within the last second comes back at once (no promise). */
+  authenticateKey: (presented: string) => KeyActor | null | Promise<KeyActor | null>;
   corsHeaders: Readonly<Record<string, string>>;
 }
 
@@ -59,11 +60,32 @@ export function createAppShared(cms: Cms): AppShared {
   return {
     cache: createResponseCache(cms, { enabled: cms.config.cache }),
     takeRateLimit: createRateLimiter(cms.config.rateLimit),
-    authenticateKey: createKeyAuthenticator(cms),
+    authenticateKey: withSettledAnswers(cms, createKeyAuthenticator(cms)),
     corsHeaders: {
       'access-control-allow-origin': cms.config.corsOrigin,
       'access-control-expose-headers': 'ETag, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Idempotent-Replayed',
     },
+  };
+}
+
+/**
+ * The authenticator's own answers, given back synchronously for a second, so a cache hit on the
+ * fast path never waits for a promise. Revocations drop them at once, as they drop the
+ * authenticator's cache.
+ */
+function withSettledAnswers(cms: Cms, authenticate: (presented: string) => Promise<KeyActor | null>): AppShared['authenticateKey'] {
+  const settled = new Map<string, { actor: KeyActor | null; at: number }>();
+  const ttlMs = 1000;
+  cms.events.on('keys-changed', () => settled.clear());
+  return (presented) => {
+    const known = settled.get(presented);
+    const now = Date.now();
+    if (known && now - known.at < ttlMs) return known.actor;
+    return authenticate(presented).then((actor) => {
+      if (settled.size > 10_000) settled.clear();
+      settled.set(presented, { actor, at: Date.now() });
+      return actor;
+    });
   };
 }
 
@@ -197,7 +219,7 @@ async function buildContext(
     shared,
   };
   if (route.auth === 'key') {
-    rc.keys = await readKeyCredentials(shared.authenticateKey, headers, url.searchParams);
+    rc.keys = await readKeyCredentials(async (presented) => shared.authenticateKey(presented), headers, url.searchParams);
     // A valid preview key reads drafts; an API key beside it was checked to be of the same project.
     rc.actor = rc.keys.preview ?? rc.keys.apiKey ?? { kind: 'anonymous' };
     const limited = rc.keys.apiKey ?? rc.keys.preview;

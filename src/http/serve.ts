@@ -2,6 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { toNodeHandler } from 'h3/node';
 import { keyTypeOf } from '../core/keys/operations.js';
 import type { Cms } from '../runtime.js';
+import type { KeyActor } from './auth.js';
 import { createApp, createAppShared, type AppOptions, type AppShared } from './app.js';
 import { answerFromEntry, cacheKey, matchesEtag, type CachedResponse } from './cache.js';
 
@@ -80,14 +81,20 @@ export function createFastPath(shared: AppShared, next: NodeHandler): NodeHandle
     const search = q === -1 ? '' : target.slice(q + 1);
     if (searchNeedsNormalising.test(search)) return next(req, res);
     const single = m[1] !== undefined || m[2] !== undefined;
-    return answerHit(shared, req, res, path, search, single).then(
-      (answered) => (answered ? undefined : next(req, res)),
-      () => next(req, res),
-    );
+    let answered: boolean | Promise<boolean>;
+    try {
+      answered = answerHit(shared, req, res, path, search, single);
+    } catch {
+      return next(req, res);
+    }
+    // Synchronous when the key's answer is at hand: no promise between request and response.
+    if (answered === true) return undefined;
+    if (answered === false) return next(req, res);
+    return answered.then((done) => (done ? undefined : next(req, res)), () => next(req, res));
   };
 }
 
-async function answerHit(shared: AppShared, req: IncomingMessage, res: ServerResponse, path: string, search: string, single: boolean): Promise<boolean> {
+function answerHit(shared: AppShared, req: IncomingMessage, res: ServerResponse, path: string, search: string, single: boolean): boolean | Promise<boolean> {
   const h = req.headers;
   // Previews are never cached; h3 answers them (and refuses bad preview keys).
   if (h['x-preview-key'] !== undefined) return false;
@@ -98,8 +105,14 @@ async function answerHit(shared: AppShared, req: IncomingMessage, res: ServerRes
   if (!presented) return false;
   const type = keyTypeOf(presented);
   if (type === null || type === 'preview' || (headerKey === null && type === 'secret')) return false;
-  const actor = await shared.authenticateKey(presented);
+  const actor = shared.authenticateKey(presented);
+  if (actor instanceof Promise) return actor.then((known) => answerAs(shared, req, res, path, query, single, known));
+  return answerAs(shared, req, res, path, query, single, actor);
+}
+
+function answerAs(shared: AppShared, req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams, single: boolean, actor: KeyActor | null): boolean {
   if (!actor || actor.type === 'preview') return false;
+  const h = req.headers;
   const entry = shared.cache.get(actor.projectId, cacheKey(path, query, actor.type));
   if (!entry) return false;
   let limits: Record<string, string>;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CmsConfig } from '../../src/config.js';
 import { createApp, createAppShared } from '../../src/http/app.js';
 import { createFastPath } from '../../src/http/serve.js';
+import { testDriver } from '../helpers/db.js';
 import { createTestCms, type TestCms } from '../helpers/engine.js';
 
 interface RawResponse {
@@ -52,6 +53,19 @@ async function listen(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+/**
+ * On PostgreSQL the engine hears its own writes again through NOTIFY a moment after they commit;
+ * let those echoes of the set-up arrive before the tests count which door answered.
+ */
+async function settle(t: TestCms): Promise<void> {
+  if (testDriver !== 'postgres') return;
+  let last = Date.now();
+  const heard = () => { last = Date.now(); };
+  t.cms.events.on('content-changed', heard);
+  while (Date.now() - last < 300) await new Promise((resolve) => setTimeout(resolve, 50));
+  t.cms.events.off('content-changed', heard);
+}
+
 async function startPair(config: Partial<CmsConfig> = {}): Promise<Pair> {
   const t = await createTestCms({ config: { rateLimit: { requests: 100_000, windowSeconds: 60 }, ...config } });
   await t.run('schema.push', {
@@ -75,6 +89,7 @@ async function startPair(config: Partial<CmsConfig> = {}): Promise<Pair> {
   await t.run('pages.create', { pageTypeSlug: 'landing', name: 'Home', slug: 'home', status: 'published', fields: { title: 'Home', body, product: { _ref: item.id, _type: 'collectionItem' } } });
   await t.run('pages.create', { pageTypeSlug: 'landing', name: 'About', slug: 'about', status: 'published', fields: { title: 'About', body } });
 
+  await settle(t);
   const shared = createAppShared(t.cms);
   const h3Handler = toNodeHandler(createApp(t.cms, { shared }));
   let passedOn = 0;
@@ -213,28 +228,38 @@ describe('fast path for cached public reads', () => {
     expect(p.passedOn()).toBe(before + 1);
   });
 
-  it('is invalidated by a write: the next read goes to h3 and shows it, the one after is a hit again', async () => {
+  it('is invalidated by a write: the next read goes to h3 and shows it, then hits again', async () => {
     const read = async () => {
       const r = await p.fast('/api/v1/pages/about');
       return JSON.parse(r.body.toString('utf8')).data.fields.title as string;
     };
+    /** The next read goes to h3 and shows `title`; a later one is answered from the cache again. */
+    const expectInvalidated = async (title: string) => {
+      const before = p.passedOn();
+      expect(await read()).toBe(title);
+      expect(p.passedOn()).toBeGreaterThan(before);
+      // On PostgreSQL the engine also hears its own write back through NOTIFY, a moment later,
+      // and drops the entry once more: wait for a hit rather than expect the very next read.
+      for (let attempt = 0; attempt < 50; attempt++) {
+        const now = p.passedOn();
+        expect(await read()).toBe(title);
+        if (p.passedOn() === now) return;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      throw new Error('the fast path never answered from the cache again');
+    };
     await p.h3('/api/v1/pages/about');
-    let before = p.passedOn();
+    const before = p.passedOn();
     expect(await read()).toBe('About');
     expect(p.passedOn()).toBe(before);
     const w = await p.write('PUT', '/api/v1/pages/about', { fields: { title: 'About us' } });
     expect(w.status).toBe(200);
     expect((await p.write('POST', '/api/v1/pages/about/publish')).status).toBe(200);
-    before = p.passedOn();
-    expect(await read()).toBe('About us');
-    expect(p.passedOn()).toBe(before + 1);
-    expect(await read()).toBe('About us');
-    expect(p.passedOn()).toBe(before + 1);
+    await expectInvalidated('About us');
     // Writes through the engine itself (the CLI door) invalidate the same way.
     await p.t.run('pages.update', { ref: { slug: 'about' }, fields: { title: 'About, again' } });
     await p.t.run('pages.publish', { ref: { slug: 'about' } });
-    expect(await read()).toBe('About, again');
-    expect(p.passedOn()).toBe(before + 2);
+    await expectInvalidated('About, again');
   });
 });
 
