@@ -1,0 +1,395 @@
+// `npm run bench`: seeds 10,000 published pages (about 1 KB of fields and 3 resolved references
+// each) and 100,000 collection items, then measures the real server (a child process) with
+// autocannon (this process) at 10 connections on loopback, beside a bare node:http server that
+// answers the same bytes as the cached single page. Prints a table and writes it as JSON under
+// bench/results/.
+//
+//   node bench/run.mjs [--driver pglite|postgres] [--duration 8] [--warmup 3] [--no-analyze]
+//                      [--keep] [--data DIR] [--no-webhooks]
+//
+// PGlite runs in a temporary data folder; PostgreSQL in a fresh database on DATABASE_URL's server
+// (default postgres://postgres@127.0.0.1:5432/test), created here and dropped at the end.
+// After seeding, ANALYZE gives the planner its statistics, as autovacuum would on PostgreSQL soon
+// after a bulk load (PGlite has no autovacuum; --no-analyze measures without them).
+// --keep keeps the seeded PGlite folder (or PostgreSQL database) and prints it; --data DIR runs
+// on what was kept again without seeding (page creation adds pages to it).
+import { fork } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+
+const { values: args } = parseArgs({
+  options: {
+    driver: { type: 'string', default: 'pglite' },
+    duration: { type: 'string', default: '8' },
+    warmup: { type: 'string', default: '3' },
+    pages: { type: 'string', default: '10000' },
+    items: { type: 'string', default: '100000' },
+    'no-analyze': { type: 'boolean', default: false },
+    'no-webhooks': { type: 'boolean', default: false },
+    keep: { type: 'boolean', default: false },
+    data: { type: 'string' },
+  },
+});
+const driver = args.driver;
+if (driver !== 'pglite' && driver !== 'postgres') throw new Error(`--driver must be pglite or postgres, got ${driver}`);
+const duration = Number(args.duration);
+const warmup = Number(args.warmup);
+const pageCount = Number(args.pages);
+const itemCount = Number(args.items);
+const connections = 10;
+const benchDir = fileURLToPath(new URL('.', import.meta.url));
+const startedAt = Date.now();
+const loadAtStart = loadavg();
+const log = (msg) => console.error(`[bench ${((Date.now() - startedAt) / 1000).toFixed(1).padStart(5)} s] ${msg}`);
+
+// Every server runs with rate limiting on (its headers are part of the work) but out of reach.
+const serverEnv = { CMS_RATE_LIMIT: '1000000000/60', CMS_BASE_URL: 'http://127.0.0.1:3000' };
+
+// ---------------------------------------------------------------------------------------------
+// The database
+
+const dir = args.data ?? mkdtempSync(join(tmpdir(), 'cms-bench-'));
+const kept = args.data ? JSON.parse(readFileSync(join(dir, 'bench-seed.json'), 'utf8')) : null;
+if (kept && (kept.databaseUrl ? 'postgres' : 'pglite') !== driver) throw new Error(`${dir} was seeded for the other driver`);
+let databaseUrl = kept?.databaseUrl;
+let dropDatabase = async () => {};
+if (driver === 'postgres' && !kept) {
+  const { default: postgres } = await import('postgres');
+  const base = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+  const name = `cms_bench_${Date.now().toString(36)}`;
+  const admin = postgres(base, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${name}"`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  databaseUrl = url.toString();
+  dropDatabase = async () => {
+    if (args.keep) return log(`kept the database ${databaseUrl}`);
+    const a = postgres(base, { max: 1, onnotice: () => {} });
+    await a.unsafe(`drop database if exists "${name}" with (force)`).catch((e) => log(`could not drop ${name}: ${e.message}`));
+    await a.end();
+  };
+}
+const engineEnv = { ...serverEnv, BENCH_DIR: dir, CMS_DATA_DIR: join(dir, '.cms'), ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATABASE_URL: '' }) };
+
+const words = ['amber', 'basalt', 'cobalt', 'dune', 'ember', 'fjord', 'granite', 'harbor', 'indigo', 'juniper', 'kelp', 'lumen', 'meadow', 'nimbus', 'onyx', 'prairie'];
+const nouns = ['lamp', 'chair', 'table', 'rocket', 'kettle', 'mirror', 'shelf', 'clock'];
+const lorem = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. ';
+const text = (n, seed) => (lorem.repeat(Math.ceil((n + 40) / lorem.length)).slice(seed % 40, (seed % 40) + n));
+
+/**
+ * A multi-row insert of a batch of rows through cms.db, sent as one JSON parameter that
+ * jsonb_to_recordset turns into rows (drizzle's builder spends longer building 1,000-row inserts
+ * than the database spends running them). Column names and types come from the drizzle table.
+ */
+async function insertRows(db, table, rows) {
+  const { getTableColumns, sql } = await import('drizzle-orm');
+  const columns = getTableColumns(table);
+  const keys = Object.keys(rows[0]);
+  const names = sql.join(keys.map((k) => sql.raw(`"${columns[k].name}"`)), sql`, `);
+  const types = sql.join(keys.map((k) => sql.raw(`"${columns[k].name}" ${columns[k].getSQLType()}`)), sql`, `);
+  const payload = JSON.stringify(rows.map((r) => Object.fromEntries(keys.map((k) => [columns[k].name, r[k]]))));
+  await db.execute(sql`insert into ${table} (${names}) select ${names} from jsonb_to_recordset(${payload}::jsonb) as x(${types})`);
+}
+
+/** Seeds through the engine (types, keys) and, for speed, multi-row inserts through cms.db. */
+async function seed() {
+  const { loadConfig } = await import('../dist/config.js');
+  const { createCms } = await import('../dist/runtime.js');
+  const schema = await import('../dist/db/schema/index.js');
+  const cms = await createCms(loadConfig({ cwd: dir, env: engineEnv }));
+  const terminal = { actor: { kind: 'terminal' } };
+  await cms.run('schema.push', {
+    pageTypes: [{ definition: { slug: 'article', name: 'Article', fields: [
+      { name: 'title', type: 'text', required: true },
+      { name: 'summary', type: 'textarea' },
+      { name: 'body', type: 'textarea' },
+      { name: 'related', type: 'reference', options: { collectionType: 'products', multiple: true } },
+    ] } }],
+    collections: [{ definition: { slug: 'products', name: 'Products', fields: [
+      { name: 'price', type: 'number' },
+      { name: 'description', type: 'text' },
+    ] } }],
+    components: [],
+  }, terminal);
+  const publicKey = (await cms.run('keys.create', { type: 'public', name: 'bench' }, terminal)).key;
+  const secretKey = (await cms.run('keys.create', { type: 'secret', name: 'bench', permissions: ['content:write'] }, terminal)).key;
+  const project = await cms.resolveProject(cms.config.project);
+  const [pageType] = await cms.db.select().from(schema.pageTypes);
+  const [itemType] = await cms.db.select().from(schema.collectionTypes);
+
+  const t0 = Date.now() - 1e9;
+  const itemIds = [];
+  const batch = 1000;
+  const perTransaction = 10;
+  for (let start = 0; start < itemCount; start += batch * perTransaction) {
+    await cms.db.transaction(async (tx) => {
+      for (let b = start; b < Math.min(itemCount, start + batch * perTransaction); b += batch) {
+        const rows = [];
+        for (let i = b; i < Math.min(itemCount, b + batch); i++) {
+          const id = randomUUID();
+          itemIds.push(id);
+          const content = { price: Math.round(((i * 7919) % 100_000)) / 100, description: text(100, i) };
+          const at = new Date(t0 + i * 1000);
+          rows.push({
+            id, projectId: project.id, collectionTypeId: itemType.id, status: 'published', sortOrder: i,
+            name: `${words[i % words.length]} ${nouns[Math.floor(i / words.length) % nouns.length]} ${i}`, slug: `product-${i}`,
+            draftContent: content, publishedContent: content, publishedAt: at, createdAt: at, updatedAt: at,
+          });
+        }
+        await insertRows(tx, schema.collectionItems, rows);
+      }
+    });
+  }
+  log(`seeded ${itemCount} collection items`);
+  for (let start = 0; start < pageCount; start += batch * perTransaction) {
+    await cms.db.transaction(async (tx) => {
+      for (let b = start; b < Math.min(pageCount, start + batch * perTransaction); b += batch) {
+        const rows = [];
+        for (let i = b; i < Math.min(pageCount, b + batch); i++) {
+          const related = [0, 1, 2].map((k) => ({ _ref: itemIds[(i * 31 + k * 7) % itemIds.length], _type: 'collectionItem' }));
+          const content = { title: `Article ${i}`, summary: text(200, i), body: text(620, i + 3), related };
+          const at = new Date(t0 + i * 60_000);
+          rows.push({
+            projectId: project.id, pageTypeId: pageType.id, status: 'published', name: `Article ${i}`, slug: `article-${i}`,
+            draftContent: content, publishedContent: content, seo: { title: `Article ${i}` }, publishedSeo: { title: `Article ${i}` },
+            publishedAt: at, createdAt: at, updatedAt: at,
+          });
+        }
+        await insertRows(tx, schema.pages, rows);
+      }
+    });
+  }
+  log(`seeded ${pageCount} pages`);
+  if (!args['no-analyze']) {
+    const { sql } = await import('drizzle-orm');
+    await cms.db.execute(sql`analyze`);
+    log('analyzed');
+  }
+  await cms.close();
+  const seeded = { publicKey, secretKey, pageType: pageType.slug, collection: itemType.slug, ...(databaseUrl ? { databaseUrl } : {}) };
+  writeFileSync(join(dir, 'bench-seed.json'), JSON.stringify(seeded));
+  return seeded;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Servers and load
+
+async function startChild(mode, env) {
+  const child = fork(join(benchDir, 'server.mjs'), [mode], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const port = await new Promise((resolve, reject) => {
+    child.once('message', (m) => (m?.ready ? resolve(m.port) : reject(new Error(`unexpected message ${JSON.stringify(m)}`))));
+    child.once('exit', (code) => reject(new Error(`the ${mode} server exited with code ${code} before it was ready`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    /** The child's CPU time so far, in milliseconds. */
+    cpu() {
+      return new Promise((resolve) => {
+        const onMessage = (m) => {
+          if (!m?.cpu) return;
+          child.off('message', onMessage);
+          resolve((m.cpu.user + m.cpu.system) / 1000);
+        };
+        child.on('message', onMessage);
+        child.send({ cpu: true });
+      });
+    },
+    async stop() {
+      const done = new Promise((resolve) => child.once('exit', resolve));
+      child.send({ stop: true });
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await done;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** A GET with node:http: the status, headers and body bytes as sent. */
+function rawGet(url, { headers = {} }) {
+  return new Promise((resolve, reject) => {
+    request(url, { headers }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
+    }).on('error', reject).end();
+  });
+}
+
+function percentile(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/**
+ * A warm-up, then one measured run. Latencies are taken from every answered request (not only
+ * autocannon's whole-millisecond histogram); any answer that is not the expected status counts
+ * as an error and is reported.
+ */
+async function measure(name, server, path, options, expectStatus = 200) {
+  const base = { url: server.url + path, connections, ...options };
+  await autocannon({ ...base, duration: warmup });
+  const times = [];
+  const statuses = new Map();
+  const instance = autocannon({ ...base, duration });
+  instance.on('response', (_client, status, _bytes, responseTime) => {
+    statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    if (status === expectStatus) times.push(responseTime);
+  });
+  const cpuBefore = await server.cpu();
+  const started = performance.now();
+  const result = await instance;
+  const seconds = (performance.now() - started) / 1000;
+  const serverCpu = (await server.cpu()) - cpuBefore;
+  times.sort((a, b) => a - b);
+  const unexpected = [...statuses].filter(([s]) => s !== expectStatus).reduce((n, [, c]) => n + c, 0) + result.errors + result.timeouts;
+  const row = {
+    scenario: name,
+    rps: Math.round(times.length / Math.min(seconds, result.duration || seconds)),
+    p50: Number(percentile(times, 50).toFixed(2)),
+    p99: Number(percentile(times, 99).toFixed(2)),
+    requests: times.length,
+    serverCpuMs: Number((serverCpu / Math.max(1, times.length)).toFixed(3)),
+    unexpected,
+    statuses: Object.fromEntries(statuses),
+  };
+  log(`${name}: ${row.rps} rps, p50 ${row.p50} ms, p99 ${row.p99} ms, server CPU ${row.serverCpuMs} ms/request${unexpected ? `, ${unexpected} unexpected answers ${JSON.stringify(row.statuses)}` : ''}`);
+  return row;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The run
+
+let exitCode = 0;
+const rows = [];
+let webhooks = null;
+try {
+  let seeded;
+  if (kept) {
+    seeded = kept;
+    log(`driver ${driver}; reusing what was seeded in ${databaseUrl ?? dir}`);
+  } else {
+    log(`driver ${driver}; seeding ${pageCount} pages and ${itemCount} items in ${driver === 'postgres' ? databaseUrl : dir}`);
+    seeded = await seed();
+  }
+  const read = { headers: { 'x-api-key': seeded.publicKey } };
+  const singlePath = `/api/v1/pages/article-${Math.floor(pageCount / 2)}`;
+  const listPath = '/api/v1/pages?limit=20';
+  const filterPath = `/api/v1/collections/${seeded.collection}?filter[fields.price][gt]=500&filter[name][contains]=rocket&sort=name`;
+
+  // Cached reads: the response cache on, as served by default.
+  let server = await startChild('cms', engineEnv);
+  log(`cms server (cache on) at ${server.url}`);
+  // The answer exactly as autocannon gets it (fetch would ask for and undo compression).
+  const captured = await rawGet(server.url + singlePath, read);
+  if (captured.status !== 200) throw new Error(`GET ${singlePath} answered ${captured.status}: ${captured.body}`);
+  const rawResponse = {
+    status: 200,
+    // Everything but what Node's server adds itself, so the same bytes go out.
+    headers: Object.fromEntries(Object.entries(captured.headers).filter(([k]) => !['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(k))),
+    body: captured.body.toString('base64'),
+  };
+  rows.push(await measure('cached single page', server, singlePath, read));
+  rows.push(await measure('cached list (20 of 10,000)', server, listPath, read));
+  await server.stop();
+
+  server = await startChild('raw', { BENCH_RAW_RESPONSE: JSON.stringify(rawResponse) });
+  const echoed = await rawGet(server.url + singlePath, {});
+  if (!echoed.body.equals(captured.body) || echoed.headers['content-length'] !== captured.headers['content-length']) {
+    throw new Error('the baseline server does not answer the bytes the cms answered');
+  }
+  rows.push(await measure('raw node:http baseline (same bytes)', server, singlePath, {}));
+  await server.stop();
+
+  // Uncached reads and writes: the response cache off, so every read goes through h3 and its
+  // operation. Lists still use the engine's totals and pages kept while the content revision
+  // stands (checked by one shared indexed read); the indented rows after them measure without.
+  server = await startChild('cms', { ...engineEnv, CMS_CACHE: 'off' });
+  log(`cms server (cache off) at ${server.url}`);
+  const check = await fetch(server.url + filterPath, read);
+  const checked = await check.json();
+  if (check.status !== 200) throw new Error(`GET ${filterPath} answered ${check.status}: ${JSON.stringify(checked)}`);
+  log(`filter query matches ${checked.pagination.total} of ${itemCount} items`);
+  // A fresh process runs PGlite's WebAssembly and the JavaScript around it unoptimised for its
+  // first thousands of queries: warm the whole server first, not only each scenario's URL.
+  await autocannon({ url: server.url, connections, duration: warmup * 2, requests: [{ ...read, path: listPath }, { ...read, path: filterPath }] });
+  rows.push(await measure('uncached list (20 of 10,000, refs resolved; cache off)', server, listPath, read));
+  // The same two without the engine's kept list pages (a new key each request): the list read
+  // and resolved each time (its total is known), and a new price bound each time (total and page
+  // both computed).
+  let m = 0;
+  rows.push(await measure('  same list, computed each request (an ignored parameter makes it new)', server, listPath, {
+    ...read, requests: [{ setupRequest: (req) => ({ ...req, path: `${listPath}&n=${++m}` }) }],
+  }));
+  rows.push(await measure('filtered + sorted collection query (100,000 items; cache off)', server, filterPath, read));
+  rows.push(await measure('  same query, a new price bound each request (totals and pages computed)', server, filterPath, {
+    ...read, requests: [{ setupRequest: (req) => ({ ...req, path: filterPath.replace('gt]=500', `gt]=${(500 + ++m / 1e6).toFixed(6)}`) }) }],
+  }));
+  const runId = Date.now().toString(36);
+  let n = 0;
+  rows.push(await measure('page creation (POST, unique slug + Idempotency-Key)', server, '/api/v1/pages', {
+    requests: [{
+      method: 'POST',
+      path: '/api/v1/pages',
+      setupRequest(req) {
+        n++;
+        const related = [0, 1, 2].map((k) => ({ _ref: checked.data[(n + k) % checked.data.length].id, _type: 'collectionItem' }));
+        return {
+          ...req,
+          headers: { 'content-type': 'application/json', 'x-api-key': seeded.secretKey, 'idempotency-key': `bench-${runId}-${n}` },
+          body: JSON.stringify({ pageTypeSlug: seeded.pageType, name: `New ${n}`, slug: `new-${runId}-${n}`, fields: { title: `New ${n}`, summary: text(200, n), body: text(620, n), related } }),
+        };
+      },
+    }],
+  }, 201));
+  await server.stop();
+
+  const webhookBench = new URL('./webhooks.mjs', import.meta.url);
+  if (!args['no-webhooks'] && existsSync(fileURLToPath(webhookBench))) {
+    log('webhooks: bench/webhooks.mjs');
+    const { runWebhookBench } = await import(webhookBench.href);
+    webhooks = await runWebhookBench({ driver, log: (message) => log(`webhooks: ${message}`) });
+  }
+} catch (e) {
+  console.error(e);
+  exitCode = 1;
+} finally {
+  await dropDatabase();
+  if (args.keep || args.data) log(`kept the data folder ${dir}`);
+  else rmSync(dir, { recursive: true, force: true });
+}
+
+if (rows.length) {
+  const baseline = rows.find((r) => r.scenario.startsWith('raw'));
+  for (const r of rows) r.ratio = baseline ? Number((r.rps / baseline.rps).toFixed(3)) : null;
+  const head = ['scenario', 'rps', 'p50 ms', 'p99 ms', 'x baseline', 'server CPU ms/req', 'errors'];
+  const body = rows.map((r) => [r.scenario, String(r.rps), r.p50.toFixed(2), r.p99.toFixed(2), r.ratio === null ? '-' : `${(r.ratio * 100).toFixed(1)}%`, r.serverCpuMs.toFixed(3), String(r.unexpected)]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const load = (l) => l.map((x) => x.toFixed(2)).join(' ');
+  console.log(`\ncms bench, driver ${driver}, ${connections} connections, ${duration} s per scenario after ${warmup} s warm-up, ${cpus().length} cores, Node ${process.version}`);
+  console.log(`load average ${load(loadAtStart)} at the start, ${load(loadavg())} at the end${args['no-analyze'] ? '; no ANALYZE after seeding' : ''}`);
+  console.log(line(head));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const b of body) console.log(line(b));
+  if (webhooks) console.log('\nwebhooks:', JSON.stringify(webhooks, null, 2));
+  const resultsDir = join(benchDir, 'results');
+  mkdirSync(resultsDir, { recursive: true });
+  const file = join(resultsDir, `${new Date().toISOString().slice(0, 10)}-${driver}.json`);
+  writeFileSync(file, JSON.stringify({
+    date: new Date().toISOString(), driver, connections, duration, warmup, pages: pageCount, items: itemCount,
+    machine: { cores: cpus().length, cpu: cpus()[0]?.model, node: process.version, loadAverageAtStart: loadAtStart, loadAverageAtEnd: loadavg() },
+    analyzed: !args['no-analyze'],
+    seconds: Math.round((Date.now() - startedAt) / 1000),
+    scenarios: rows,
+    ...(webhooks ? { webhooks } : {}),
+  }, null, 2) + '\n');
+  console.log(`\nwritten to ${file} (${Math.round((Date.now() - startedAt) / 1000)} s in all)`);
+}
+process.exitCode = exitCode;
