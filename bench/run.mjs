@@ -227,17 +227,12 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-/**
- * A warm-up, then one measured run. Latencies are taken from every answered request (not only
- * autocannon's whole-millisecond histogram); any answer that is not the expected status counts
- * as an error and is reported.
- */
-async function measure(name, server, path, options, expectStatus = 200) {
-  const base = { url: server.url + path, connections, ...options };
-  await autocannon({ ...base, duration: warmup });
+/** One measured run: every answer's latency and status, the seconds it took, the server's CPU. */
+async function runSlice(target, seconds) {
+  const { server, path, options, expectStatus } = target;
   const times = [];
   const statuses = new Map();
-  const instance = autocannon({ ...base, duration });
+  const instance = autocannon({ url: server.url + path, connections, ...options, duration: seconds });
   instance.on('response', (_client, status, _bytes, responseTime) => {
     statuses.set(status, (statuses.get(status) ?? 0) + 1);
     if (status === expectStatus) times.push(responseTime);
@@ -245,22 +240,59 @@ async function measure(name, server, path, options, expectStatus = 200) {
   const cpuBefore = await server.cpu();
   const started = performance.now();
   const result = await instance;
-  const seconds = (performance.now() - started) / 1000;
-  const serverCpu = (await server.cpu()) - cpuBefore;
-  times.sort((a, b) => a - b);
-  const unexpected = [...statuses].filter(([s]) => s !== expectStatus).reduce((n, [, c]) => n + c, 0) + result.errors + result.timeouts;
+  const elapsed = Math.min((performance.now() - started) / 1000, result.duration || Infinity);
+  return { times, statuses, seconds: elapsed, cpu: (await server.cpu()) - cpuBefore, failed: result.errors + result.timeouts };
+}
+
+function summarize(name, target, slices) {
+  const times = slices.flatMap((x) => x.times).sort((a, b) => a - b);
+  const statuses = new Map();
+  for (const x of slices) for (const [status, count] of x.statuses) statuses.set(status, (statuses.get(status) ?? 0) + count);
+  const seconds = slices.reduce((sum, x) => sum + x.seconds, 0);
+  const cpu = slices.reduce((sum, x) => sum + x.cpu, 0);
+  const unexpected = [...statuses].filter(([status]) => status !== target.expectStatus).reduce((sum, [, count]) => sum + count, 0)
+    + slices.reduce((sum, x) => sum + x.failed, 0);
   const row = {
     scenario: name,
-    rps: Math.round(times.length / Math.min(seconds, result.duration || seconds)),
+    rps: Math.round(times.length / seconds),
     p50: Number(percentile(times, 50).toFixed(2)),
     p99: Number(percentile(times, 99).toFixed(2)),
     requests: times.length,
-    serverCpuMs: Number((serverCpu / Math.max(1, times.length)).toFixed(3)),
+    serverCpuMs: Number((cpu / Math.max(1, times.length)).toFixed(3)),
     unexpected,
     statuses: Object.fromEntries(statuses),
   };
   log(`${name}: ${row.rps} rps, p50 ${row.p50} ms, p99 ${row.p99} ms, server CPU ${row.serverCpuMs} ms/request${unexpected ? `, ${unexpected} unexpected answers ${JSON.stringify(row.statuses)}` : ''}`);
   return row;
+}
+
+const target = (server, path, options, expectStatus = 200) => ({ server, path, options, expectStatus });
+
+/**
+ * A warm-up, then one measured run. Latencies are taken from every answered request (not only
+ * autocannon's whole-millisecond histogram); any answer that is not the expected status counts
+ * as an error and is reported.
+ */
+async function measure(name, server, path, options, expectStatus = 200) {
+  const t = target(server, path, options, expectStatus);
+  await runSlice(t, warmup);
+  return summarize(name, t, [await runSlice(t, duration)]);
+}
+
+/**
+ * Two scenarios measured in turns (A, B, A, B, A, B, A, B), so that a machine whose load drifts
+ * during the run weighs on both alike: the ratio of the two is the figure that matters.
+ */
+async function measureInTurns([nameA, a], [nameB, b]) {
+  await runSlice(a, warmup);
+  await runSlice(b, warmup);
+  const slicesA = [];
+  const slicesB = [];
+  for (let turn = 0; turn < 4; turn++) {
+    slicesA.push(await runSlice(a, duration / 4));
+    slicesB.push(await runSlice(b, duration / 4));
+  }
+  return [summarize(nameA, a, slicesA), summarize(nameB, b, slicesB)];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -295,16 +327,19 @@ try {
     headers: Object.fromEntries(Object.entries(captured.headers).filter(([k]) => !['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(k))),
     body: captured.body.toString('base64'),
   };
-  rows.push(await measure('cached single page', server, singlePath, read));
-  rows.push(await measure('cached list (20 of 10,000)', server, listPath, read));
-  await server.stop();
-
-  server = await startChild('raw', { BENCH_RAW_RESPONSE: JSON.stringify(rawResponse) });
-  const echoed = await rawGet(server.url + singlePath, {});
+  const raw = await startChild('raw', { BENCH_RAW_RESPONSE: JSON.stringify(rawResponse) });
+  const echoed = await rawGet(raw.url + singlePath, {});
   if (!echoed.body.equals(captured.body) || echoed.headers['content-length'] !== captured.headers['content-length']) {
     throw new Error('the baseline server does not answer the bytes the cms answered');
   }
-  rows.push(await measure('raw node:http baseline (same bytes)', server, singlePath, {}));
+  const [single, baseline] = await measureInTurns(
+    ['cached single page', target(server, singlePath, read)],
+    ['raw node:http baseline (same bytes)', target(raw, singlePath, {})],
+  );
+  rows.push(single);
+  rows.push(await measure('cached list (20 of 10,000)', server, listPath, read));
+  rows.push(baseline);
+  await raw.stop();
   await server.stop();
 
   // Uncached reads and writes: the response cache off, so every read goes through h3 and its
