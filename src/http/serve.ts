@@ -65,7 +65,7 @@ const searchNeedsNormalising = /[#"'<>\u0000-\u0020\u007f-\uffff]/;
 
 /**
  * A cache hit of a public read answered by a plain Node handler in front of h3: the same key
- * authentication, rate limit, cache key and answer as the route in `routes/content.ts` (the same
+ * authentication, rate limit, cache key and answer as the route in `routes/read-route.ts` (the same
  * objects, shared through `AppShared`), without building a Request, an event and a Response.
  * Anything else (a miss, a preview, a refused key, the limit reached) goes on to h3, which
  * answers it as always.
