@@ -20,8 +20,14 @@ export const configFileSchema = z.strictObject({
     cache: z.boolean().optional(),
     corsOrigin: z.string().optional(),
     rateLimit: z.strictObject({ requests: z.number().int().positive(), windowSeconds: z.number().int().positive() }).nullable().optional(),
+    /** How long a stopping server lets background work in flight (webhook attempts) finish. */
+    shutdownGraceMs: z.number().int().min(0).optional(),
   }).optional(),
   media: z.strictObject({ maxUploadBytes: z.number().int().positive().optional() }).optional(),
+  webhooks: z.strictObject({
+    /** Refuse receivers on private and loopback addresses (link-local and metadata ones always are). */
+    blockPrivate: z.boolean().optional(),
+  }).optional(),
 });
 export type ConfigFile = z.infer<typeof configFileSchema>;
 
@@ -44,7 +50,14 @@ export interface CmsConfig {
   corsOrigin: string;
   rateLimit: { requests: number; windowSeconds: number } | null;
   maxUploadBytes: number;
+  /** Webhook attempts in flight when the server stops get this long to finish (CMS_SHUTDOWN_GRACE_MS). */
+  shutdownGraceMs: number;
+  /** Refuse webhook receivers on private and loopback addresses (CMS_WEBHOOK_BLOCK_PRIVATE). */
+  webhookBlockPrivate: boolean;
 }
+
+/** Ten seconds: long enough for a receiver that answers, short enough for a process manager. */
+export const defaultShutdownGraceMs = 10_000;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -122,6 +135,13 @@ export function loadConfig(options: LoadConfigOptions = {}): CmsConfig {
   const rateLimit = env.CMS_RATE_LIMIT
     ? parseRateLimit(env.CMS_RATE_LIMIT)
     : parsed.server?.rateLimit === undefined ? { requests: 6000, windowSeconds: 60 } : parsed.server.rateLimit;
+  const shutdownGraceMs = env.CMS_SHUTDOWN_GRACE_MS ? Number(env.CMS_SHUTDOWN_GRACE_MS) : parsed.server?.shutdownGraceMs ?? defaultShutdownGraceMs;
+  if (!Number.isSafeInteger(shutdownGraceMs) || shutdownGraceMs < 0) {
+    throw new ConfigError(`CMS_SHUTDOWN_GRACE_MS must be a number of milliseconds (0 or more), got ${env.CMS_SHUTDOWN_GRACE_MS}`);
+  }
+  const webhookBlockPrivate = env.CMS_WEBHOOK_BLOCK_PRIVATE
+    ? parseBoolean('CMS_WEBHOOK_BLOCK_PRIVATE', env.CMS_WEBHOOK_BLOCK_PRIVATE)
+    : parsed.webhooks?.blockPrivate ?? false;
   return {
     rootDir,
     configFile: file,
@@ -140,7 +160,16 @@ export function loadConfig(options: LoadConfigOptions = {}): CmsConfig {
     corsOrigin: env.CMS_CORS_ORIGIN || parsed.server?.corsOrigin || '*',
     rateLimit,
     maxUploadBytes: maxUpload,
+    shutdownGraceMs,
+    webhookBlockPrivate,
   };
+}
+
+/** `true`/`1`/`yes` or `false`/`0`/`no` (any case); anything else is a mistake worth saying. */
+function parseBoolean(name: string, value: string): boolean {
+  if (/^(true|1|yes)$/i.test(value)) return true;
+  if (/^(false|0|no)$/i.test(value)) return false;
+  throw new ConfigError(`${name} must be true or false, got ${value}`);
 }
 
 /** `CMS_RATE_LIMIT=600/60` (requests per seconds), or `off`. */

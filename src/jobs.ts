@@ -9,7 +9,10 @@ export interface Job {
   intervalMs: number;
   /** Also run a pass when the engine announces this (e.g. new outbox rows). */
   wakeOn?: 'outbox';
-  /** Called once when the server stops, after the last pass finished. */
+  /**
+   * Called once as soon as the server stops, while a pass may still be running: it makes that
+   * pass wrap up within a bounded time (the runner waits for both).
+   */
   stop?(): Promise<void>;
 }
 
@@ -67,8 +70,8 @@ export function startJobs(cms: Cms, jobs: Job[] = factories.flatMap((f) => f(cms
       stopped = true;
       for (const t of timers) clearInterval(t);
       for (const off of offs) off();
-      await Promise.allSettled([...running]);
-      for (const job of jobs) await job.stop?.().catch(() => {});
+      // Not one after the other: a job's stop is what ends its long pass (webhooks with a backlog).
+      await Promise.allSettled([...running, ...jobs.map((job) => job.stop?.())]);
     },
   };
 }

@@ -109,6 +109,18 @@ describe('loadConfig', () => {
     expect(loadConfig({ cwd: project, env: { CMS_RATE_LIMIT: 'off' } }).rateLimit).toBeNull();
   });
 
+  it('reads the webhook policy and the shutdown grace period: private receivers allowed and 10 s by default', () => {
+    const bare = join(root, 'bare-webhooks');
+    mkdirSync(bare);
+    expect(loadConfig({ cwd: bare, env: {} })).toMatchObject({ webhookBlockPrivate: false, shutdownGraceMs: 10_000 });
+    const project = join(root, 'webhook-settings');
+    write(join(project, 'cms.config.json'), { webhooks: { blockPrivate: true }, server: { shutdownGraceMs: 2500 } });
+    expect(loadConfig({ cwd: project, env: {} })).toMatchObject({ webhookBlockPrivate: true, shutdownGraceMs: 2500 });
+    expect(loadConfig({ cwd: project, env: { CMS_WEBHOOK_BLOCK_PRIVATE: 'false', CMS_SHUTDOWN_GRACE_MS: '0' } }))
+      .toMatchObject({ webhookBlockPrivate: false, shutdownGraceMs: 0 });
+    expect(loadConfig({ cwd: bare, env: { CMS_WEBHOOK_BLOCK_PRIVATE: 'TRUE' } }).webhookBlockPrivate).toBe(true);
+  });
+
   describe('refuses with a ConfigError that says what is wrong', () => {
     const refuses = (options: Parameters<typeof loadConfig>[0], message: RegExp) => {
       expect(() => loadConfig(options)).toThrow(ConfigError);
@@ -146,6 +158,15 @@ describe('loadConfig', () => {
       refuses({ cwd: root, env: { CMS_BASE_URL: 'cms.example.com' } }, /CMS_BASE_URL must be an absolute URL/);
       refuses({ cwd: root, env: { CMS_RATE_LIMIT: 'lots' } }, /CMS_RATE_LIMIT must look like 600\/60/);
       refuses({ cwd: root, env: { CMS_MAX_UPLOAD_BYTES: 'big' } }, /CMS_MAX_UPLOAD_BYTES must be a positive number/);
+    });
+
+    it('a CMS_WEBHOOK_BLOCK_PRIVATE that is not true or false, a bad CMS_SHUTDOWN_GRACE_MS or webhooks member', () => {
+      refuses({ cwd: root, env: { CMS_WEBHOOK_BLOCK_PRIVATE: 'on' } }, /CMS_WEBHOOK_BLOCK_PRIVATE must be true or false, got on/);
+      refuses({ cwd: root, env: { CMS_SHUTDOWN_GRACE_MS: '10s' } }, /CMS_SHUTDOWN_GRACE_MS must be a number of milliseconds/);
+      refuses({ cwd: root, env: { CMS_SHUTDOWN_GRACE_MS: '-1' } }, /CMS_SHUTDOWN_GRACE_MS must be a number of milliseconds/);
+      write(join(root, 'bad-webhooks', 'cms.config.json'), { webhooks: { blockPrivate: 'yes', allowMetadata: true } });
+      refuses({ cwd: join(root, 'bad-webhooks'), env: {} }, /webhooks\.blockPrivate: /);
+      refuses({ cwd: join(root, 'bad-webhooks'), env: {} }, /allowMetadata/);
     });
   });
 });

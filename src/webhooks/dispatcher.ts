@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { webhookAttempts, webhookDeliveries, webhooks } from '../db/schema/index.js';
 import { rowsOf } from '../lib/rows.js';
@@ -30,8 +30,14 @@ export interface WebhookDispatcherOptions {
   concurrency?: number;
   /** How long a claim keeps other dispatchers away; past it, a crashed attempt is retried. */
   leaseMs?: number;
-  /** Refuse private and loopback receivers (CMS_WEBHOOK_BLOCK_PRIVATE=true). */
+  /** Refuse private and loopback receivers (CMS_WEBHOOK_BLOCK_PRIVATE=true); link-local and metadata ones always are. */
   blockPrivate?: boolean;
+  /**
+   * How long `close()` lets attempts in flight finish (CMS_SHUTDOWN_GRACE_MS, 10 s by default).
+   * Past it they are cut short, not recorded, and their claims released: they stay due in the
+   * outbox and the next dispatcher sends them again.
+   */
+  shutdownGraceMs?: number;
   /** Names this dispatcher in the lease column. */
   owner?: string;
   /** Sends the requests; an undici sender unless given. */
@@ -41,13 +47,12 @@ export interface WebhookDispatcherOptions {
 export interface RunningWebhookDispatcher extends WebhookDispatcher {
   /** Tells a pass that is waiting on slow receivers that new deliveries were committed. */
   wake(): void;
-  /** Lets passes in flight finish, then closes the connection pool. */
+  /**
+   * Stops claiming at once, gives attempts in flight the shutdown grace period to finish, cuts
+   * the rest short (their deliveries stay due in the outbox), then closes the connection pool.
+   */
   close(): Promise<void>;
 }
-
-/** CMS_WEBHOOK_BLOCK_PRIVATE, read here and not in the core. */
-export const blockPrivateFromEnv = (env: Record<string, string | undefined>): boolean =>
-  /^(true|1|yes)$/i.test(env.CMS_WEBHOOK_BLOCK_PRIVATE ?? '');
 
 export interface ClaimedDelivery {
   id: string;
@@ -121,6 +126,16 @@ interface ClaimRow {
   secret: string;
   previous_secret: string | null;
   previous_secret_expires_at: Date | string | null;
+}
+
+/**
+ * Gives claimed deliveries back (no attempt made or none recorded): due again at once for any
+ * dispatcher, with their state and retry schedule as they were. Only rows this owner still holds.
+ */
+export async function releaseClaims(db: Db, owner: string, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.update(webhookDeliveries).set({ leaseUntil: null, leaseOwner: null })
+    .where(and(inArray(webhookDeliveries.id, ids), eq(webhookDeliveries.leaseOwner, owner)));
 }
 
 /** The exact request headers of one attempt (custom ones first; ours cannot be replaced). */
@@ -285,7 +300,10 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps, options: We
   const claimBatch = Math.max(1, Math.floor(concurrency / 2));
   const leaseMs = options.leaseMs ?? timeoutMs + 60_000;
   const owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const shutdownGraceMs = options.shutdownGraceMs ?? 10_000;
   const sender = options.sender ?? createHttpSender({ timeoutMs, blockPrivate: options.blockPrivate ?? false, captureBytes });
+  /** Fired when the grace period is over: attempts still waiting for an answer give up. */
+  const cutShort = new AbortController();
   const slotFreed = createSignal();
   const woken = createSignal();
   const passes = new Set<Promise<unknown>>();
@@ -298,7 +316,13 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps, options: We
     const startedAt = clock.now();
     const headers = deliveryHeaders(c, startedAt);
     const t0 = performance.now();
-    const res = await sender.send({ url: c.url, headers, body: c.payload }).finally(sent);
+    const res = await sender.send({ url: c.url, headers, body: c.payload }, { signal: cutShort.signal }).finally(sent);
+    if (cutShort.signal.aborted && res.statusCode === null) {
+      // Not the receiver's failure: the attempt is not counted, and the delivery is due again at
+      // once. The receiver may have got it all the same: at-least-once, as after a crash.
+      await releaseClaims(db, owner, [c.id]);
+      return null;
+    }
     const durationMs = Math.round(performance.now() - t0);
     const finishedAt = clock.now();
     const attemptNumber = c.attemptCount + 1;
@@ -326,6 +350,11 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps, options: We
         // Taken before claiming, so a commit announced during the claim is not missed.
         const wakeup = woken.wait();
         const claimed = await claimDueDeliveries(db, { now: clock.now(), limit: free, owner, leaseMs });
+        if (closed) {
+          // Stopping while this claim ran: hand the rows back untouched.
+          await releaseClaims(db, owner, claimed.map((c) => c.id));
+          break;
+        }
         for (const c of claimed) {
           active++;
           summary.attempted++;
@@ -367,7 +396,15 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps, options: We
       closed = true;
       woken.fire();
       slotFreed.fire();
-      await Promise.allSettled([...passes]);
+      const finished = Promise.allSettled([...passes]);
+      let timer: NodeJS.Timeout | undefined;
+      const graceOver = new Promise<'grace over'>((resolve) => { timer = setTimeout(() => resolve('grace over'), shutdownGraceMs); });
+      if (await Promise.race([finished, graceOver]) === 'grace over') {
+        log.warn(`webhooks: attempts still in flight after the ${shutdownGraceMs} ms shutdown grace period were cut short; they stay in the outbox and are sent again`);
+        cutShort.abort();
+      }
+      clearTimeout(timer);
+      await finished;
       await sender.close();
     },
   };
@@ -375,8 +412,8 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps, options: We
 
 /**
  * Lets `webhooks.process` make a dispatcher in a process that runs none (a CLI command on its
- * own); `env` decides CMS_WEBHOOK_BLOCK_PRIVATE.
+ * own), with the settings of its configuration (CMS_WEBHOOK_BLOCK_PRIVATE, `webhooks.blockPrivate`).
  */
-export function provideDefaultWebhookDispatcher(env: Record<string, string | undefined> = process.env): void {
-  provideWebhookDispatcherFactory((deps) => createWebhookDispatcher(deps, { blockPrivate: blockPrivateFromEnv(env) }));
+export function provideDefaultWebhookDispatcher(options: Pick<WebhookDispatcherOptions, 'blockPrivate' | 'shutdownGraceMs'> = {}): void {
+  provideWebhookDispatcherFactory((deps) => createWebhookDispatcher(deps, options));
 }

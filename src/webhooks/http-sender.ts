@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent, request } from 'undici';
-import { isPrivateAddress } from './private-address.js';
+import { classifyAddress } from './private-address.js';
 
 export interface WebhookRequest {
   url: string;
@@ -19,42 +19,62 @@ export interface WebhookResponse {
 }
 
 export interface WebhookSender {
-  send(req: WebhookRequest): Promise<WebhookResponse>;
+  /** `signal` cuts the attempt short (a server stopping after its grace period). */
+  send(req: WebhookRequest, options?: { signal?: AbortSignal }): Promise<WebhookResponse>;
   close(): Promise<void>;
 }
 
 export interface HttpSenderOptions {
   /** The whole attempt: connecting, sending, the answer's headers and the captured body. */
   timeoutMs: number;
-  /** Refuse receivers whose resolved address is loopback, private, link-local or reserved. */
+  /**
+   * Also refuse receivers whose resolved address is loopback, private or reserved
+   * (CMS_WEBHOOK_BLOCK_PRIVATE=true). Link-local and cloud metadata addresses are always refused.
+   */
   blockPrivate: boolean;
   captureBytes: number;
   /** Connections kept per receiver origin. */
   connections?: number;
+  /** Name resolution (node:dns `lookup` unless a test hands in its own). */
+  resolve?: typeof dnsLookup;
 }
 
 export class BlockedAddressError extends Error {
   readonly code = 'EBLOCKED';
-  constructor(host: string, addresses: string[]) {
-    super(`${host} resolves to ${addresses.join(', ')}, a private or loopback address (CMS_WEBHOOK_BLOCK_PRIVATE=true)`);
+  constructor(host: string, addresses: string[], always: boolean) {
+    const where = addresses.length === 1 && addresses[0] === host ? `${host} is` : `${host} resolves to ${addresses.join(', ')},`;
+    super(always
+      ? `${where} a link-local or cloud metadata address (always refused)`
+      : `${where} a private or loopback address (CMS_WEBHOOK_BLOCK_PRIVATE=true)`);
     this.name = 'BlockedAddressError';
   }
 }
 
+/** Why `addresses` may not be reached, or null when one of them may. */
+function refusal(host: string, addresses: string[], blockPrivate: boolean): BlockedAddressError | null {
+  const classes = addresses.map(classifyAddress);
+  if (classes.some((c) => c === 'public' || (c === 'private' && !blockPrivate))) return null;
+  return new BlockedAddressError(host, addresses, !classes.includes('private') || !blockPrivate);
+}
+
 /**
- * Resolves as usual, then keeps only public addresses: checked on the address actually
- * connected to, so a name that resolves differently at delivery time cannot slip past.
+ * Resolves as usual, then keeps only the addresses a webhook may reach: checked on the address
+ * actually connected to, so a name that resolves differently at delivery time cannot slip past.
  */
-const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
-    if (err) return callback(err, '', 0);
-    const allowed = addresses.filter((a) => !isPrivateAddress(a.address));
-    if (allowed.length === 0) return callback(new BlockedAddressError(hostname, addresses.map((a) => a.address)), '', 0);
-    if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
-    const first = allowed[0]!;
-    return callback(null, first.address, first.family);
-  });
-};
+function allowedOnlyLookup(resolve: typeof dnsLookup, blockPrivate: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
+      if (err) return callback(err, '', 0);
+      const allowed = addresses.filter((a) => refusal(hostname, [a.address], blockPrivate) === null);
+      if (allowed.length === 0) {
+        return callback(refusal(hostname, addresses.map((a) => a.address), blockPrivate) ?? new BlockedAddressError(hostname, [], true), '', 0);
+      }
+      if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
+      const first = allowed[0]!;
+      return callback(null, first.address, first.family);
+    });
+  };
+}
 
 /** Sends webhooks with undici through one pooled agent (kept-alive connections per receiver). */
 export function createHttpSender(options: HttpSenderOptions): WebhookSender {
@@ -65,18 +85,18 @@ export function createHttpSender(options: HttpSenderOptions): WebhookSender {
     bodyTimeout: options.timeoutMs,
     connect: {
       timeout: options.timeoutMs,
-      ...(options.blockPrivate ? { lookup: publicOnlyLookup } : {}),
+      lookup: allowedOnlyLookup(options.resolve ?? dnsLookup, options.blockPrivate),
     },
   });
 
-  async function send(req: WebhookRequest): Promise<WebhookResponse> {
-    const signal = AbortSignal.timeout(options.timeoutMs);
+  async function send(req: WebhookRequest, sendOptions: { signal?: AbortSignal } = {}): Promise<WebhookResponse> {
+    const timeout = AbortSignal.timeout(options.timeoutMs);
+    const signal = sendOptions.signal ? AbortSignal.any([timeout, sendOptions.signal]) : timeout;
     try {
-      if (options.blockPrivate) {
-        // An address written in the URL is connected to without a lookup: check it here.
-        const host = new URL(req.url).hostname.replace(/^\[|\]$/g, '');
-        if (isIP(host) && isPrivateAddress(host)) throw new BlockedAddressError(host, [host]);
-      }
+      // An address written in the URL is connected to without a lookup: check it here.
+      const host = new URL(req.url).hostname.replace(/^\[|\]$/g, '');
+      const refused = isIP(host) ? refusal(host, [host], options.blockPrivate) : null;
+      if (refused) throw refused;
       const res = await request(req.url, {
         method: 'POST',
         headers: req.headers,
@@ -93,7 +113,8 @@ export function createHttpSender(options: HttpSenderOptions): WebhookSender {
         error: null,
       };
     } catch (e) {
-      return { statusCode: null, body: null, retryAfter: null, error: describeError(e, signal, options.timeoutMs) };
+      if (sendOptions.signal?.aborted) return { statusCode: null, body: null, retryAfter: null, error: 'cut short: the server is stopping' };
+      return { statusCode: null, body: null, retryAfter: null, error: describeError(e, timeout, options.timeoutMs) };
     }
   }
 

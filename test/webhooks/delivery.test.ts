@@ -1,7 +1,11 @@
 import { createHmac } from 'node:crypto';
+import { lookup as dnsLookup } from 'node:dns';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createManualClock, createTestCms, type TestCms } from '../helpers/engine.js';
-import { claimDueDeliveries, createWebhookDispatcher, provideDefaultWebhookDispatcher, type RunningWebhookDispatcher } from '../../src/webhooks/dispatcher.js';
+import {
+  captureBytes, claimDueDeliveries, createWebhookDispatcher, provideDefaultWebhookDispatcher, type RunningWebhookDispatcher,
+} from '../../src/webhooks/dispatcher.js';
+import { createHttpSender } from '../../src/webhooks/http-sender.js';
 import { emitEvents } from './emit.js';
 import { closedPort, ok, startReceiver, type Receiver } from './receiver.js';
 
@@ -196,6 +200,65 @@ describe('webhook delivery', () => {
     // Allowed by default (local development).
     clock.advance(minute);
     expect(await dispatcher.processDue()).toMatchObject({ attempted: 2, succeeded: 2 });
+  });
+
+  it('always refuses link-local and cloud metadata receivers, by address or by name, on test and redeliver', async () => {
+    const r = await receiver((_got, res) => { res.writeHead(200).end('{"AccessKeyId":"ASIA…"}'); });
+    // Names a test resolves by itself, as a hostile DNS server would answer.
+    const names: Record<string, string[]> = {
+      'metadata.example.test': ['169.254.169.254'],
+      'mapped.example.test': ['::ffff:169.254.169.254'],
+      // One forbidden and one allowed address: only the allowed one is connected to.
+      'mixed.example.test': ['169.254.169.254', '127.0.0.1'],
+    };
+    const resolve = ((hostname: string, options: { all?: boolean }, callback: (e: Error | null, a: unknown, f?: number) => void) => {
+      const addresses = names[hostname];
+      if (!addresses) return dnsLookup(hostname, options as never, callback as never);
+      const all = addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+      return options.all ? callback(null, all) : callback(null, all[0]!.address, all[0]!.family);
+    }) as unknown as typeof dnsLookup;
+    const sender = createHttpSender({ timeoutMs: 2_000, blockPrivate: false, captureBytes, resolve });
+    const permissive = createWebhookDispatcher(t.cms, { timeoutMs: 2_000, sender });
+    const refusedUrls = [
+      'http://169.254.169.254/latest/meta-data/iam/security-credentials/',
+      'http://169.254.170.2/v2/credentials',
+      'http://[fe80::1]/',
+      'http://[::ffff:169.254.169.254]/',
+      'http://[0:0:0:0:0:ffff:a9fe:a9fe]/',
+      'http://[fd00:ec2::254]/latest/meta-data/',
+      'http://100.100.100.200/latest/meta-data/',
+      'http://2852039166/',
+      `http://metadata.example.test:${r.port}/hook`,
+      `http://mapped.example.test:${r.port}/hook`,
+    ];
+    try {
+      const hooks = [];
+      for (const url of refusedUrls) hooks.push(await t.run('webhooks.create', { url, events: ['page.created'] }));
+      const mixed = await t.run('webhooks.create', { url: `http://mixed.example.test:${r.port}/hook`, events: ['page.created'] });
+      for (const w of [...hooks, mixed]) await t.run('webhooks.test', { id: w.id });
+      expect(await permissive.processDue()).toMatchObject({ attempted: refusedUrls.length + 1, succeeded: 1, failed: refusedUrls.length });
+      for (const w of hooks) {
+        const [d] = await deliveries(w.id);
+        expect(d.attempts, w.url).toEqual([expect.objectContaining({
+          statusCode: null, responseBody: null, success: false,
+          error: expect.stringMatching(/^refused: .*a link-local or cloud metadata address \(always refused\)$/),
+        })]);
+      }
+      // Loopback stays allowed by default (decisions §9): the mixed name reached 127.0.0.1.
+      expect(r.received).toHaveLength(1);
+      expect((await deliveries(mixed.id))[0]).toMatchObject({ status: 'success' });
+
+      // A redelivery goes through the same check.
+      const [first] = await deliveries(hooks[0]!.id);
+      await t.run('webhooks.redeliver', { id: hooks[0]!.id, deliveryId: first.id });
+      expect(await permissive.processDue()).toMatchObject({ attempted: 1, failed: 1 });
+      const [again] = await deliveries(hooks[0]!.id);
+      expect(again.attempts).toHaveLength(2);
+      expect(again.attempts[1]).toMatchObject({ statusCode: null, responseBody: null, error: expect.stringMatching(/^refused: 169\.254\.169\.254 /) });
+      expect(r.received).toHaveLength(1);
+    } finally {
+      await permissive.close();
+    }
   });
 
   it('retries a delivery whose dispatcher died mid-attempt once its lease expires', async () => {

@@ -117,3 +117,26 @@ describe('a slow receiver never slows a write', () => {
     expect(r.received.map((g) => g.body.data.id)).toEqual(['p1', 'p2']);
   });
 });
+
+describe('the server\'s dispatcher follows the configuration', () => {
+  it('refuses private and loopback receivers with webhooks.blockPrivate (CMS_WEBHOOK_BLOCK_PRIVATE) set', async () => {
+    const t = await createTestCms({ config: { webhookBlockPrivate: true } });
+    const r = await startReceiver();
+    const jobs = startJobs(t.cms, createWebhookJobs()(t.cms));
+    try {
+      const w = await t.run('webhooks.create', { url: r.url, events: ['page.created'] });
+      await t.run('webhooks.test', { id: w.id });
+      let attempts: Array<{ error: string | null }> = [];
+      for (let i = 0; i < 200 && attempts.length === 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        attempts = (await t.run('webhooks.deliveries', { id: w.id }))[0].attempts;
+      }
+      expect(attempts).toEqual([expect.objectContaining({ error: expect.stringMatching(/^refused: 127\.0\.0\.1 .*private or loopback/) })]);
+      expect(r.received).toHaveLength(0);
+    } finally {
+      await jobs.stop();
+      await r.close();
+      await t.close();
+    }
+  });
+});

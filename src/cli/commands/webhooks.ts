@@ -168,7 +168,9 @@ export function registerWebhooks(program: Command, state: ProgramState): void {
     .action(action(state, async (g) => {
       // Without a running server this process sends; with one, the command goes to it and it sends.
       const { provideDefaultWebhookDispatcher } = await import('../../webhooks/dispatcher.js');
-      provideDefaultWebhookDispatcher(io.env);
+      const { loadConfig } = await import('../../config.js');
+      const config = loadConfig({ cwd: io.cwd, configFile: g.config, env: io.env, project: g.project });
+      provideDefaultWebhookDispatcher({ blockPrivate: config.webhookBlockPrivate, shutdownGraceMs: config.shutdownGraceMs });
       const { withEngine } = await import('../engine.js');
       const data = await withEngine(g, io, (e) => e.run('webhooks.process', {}));
       printResult(io, g, data, (s: { attempted: number; succeeded: number; failed: number; exhausted: number }) =>

@@ -6,7 +6,7 @@ import type { Access } from '../operation.js';
 import { CmsError } from '../errors.js';
 import { defineOperation } from '../operation.js';
 import {
-  generateSecret, previousSecretLifetimeMs, toWebhookView, webhookEvents, webhookHeaders, webhookUrl, type WebhookView,
+  generateSecret, looksMasked, maskHeaderValue, previousSecretLifetimeMs, toWebhookView, webhookEvents, webhookHeaders, webhookUrl, type WebhookView,
 } from './schemas.js';
 
 /** Webhooks are developer work (decisions §3); API keys never manage them. */
@@ -23,6 +23,34 @@ export async function findWebhook(db: Db, projectId: string, id: string): Promis
   return row;
 }
 
+const maskedValueError = (name: string) => new CmsError('VALIDATION_FAILED', `Header ${name} holds a masked value; send the real value`, [
+  { path: `headers.${name}`, message: 'is a masked value (like "…abcd"), and this webhook has no such header to keep; send the real value' },
+]);
+
+/**
+ * The custom headers to store from those an update sends: a value sent back exactly as list and
+ * get show it masked keeps the stored value of that header (so an edit form that round-trips
+ * the masks never overwrites a token with its mask). Answers the headers and the names whose
+ * values the caller sent in clear.
+ */
+function mergeHeaders(stored: Record<string, string>, sent: Record<string, string>): { headers: Record<string, string>; sentInClear: Set<string> } {
+  const storedByName = new Map(Object.entries(stored).map(([name, value]) => [name.toLowerCase(), value]));
+  const headers: Record<string, string> = {};
+  const sentInClear = new Set<string>();
+  for (const [name, value] of Object.entries(sent)) {
+    const current = storedByName.get(name.toLowerCase());
+    if (current !== undefined && value === maskHeaderValue(current)) {
+      headers[name] = current;
+    } else if (looksMasked(value)) {
+      throw maskedValueError(name);
+    } else {
+      headers[name] = value;
+      sentInClear.add(name);
+    }
+  }
+  return { headers, sentInClear };
+}
+
 export const createWebhook = defineOperation({
   name: 'webhooks.create',
   input: z.strictObject({
@@ -34,6 +62,7 @@ export const createWebhook = defineOperation({
   access: webhookAccess,
   write: true,
   async run(ctx, input): Promise<WebhookView> {
+    for (const [name, value] of Object.entries(input.headers ?? {})) if (looksMasked(value)) throw maskedValueError(name);
     const now = ctx.clock.now();
     const [row] = await ctx.db.insert(webhooks).values({
       projectId: ctx.project.id,
@@ -45,8 +74,8 @@ export const createWebhook = defineOperation({
       createdAt: now,
       updatedAt: now,
     }).returning();
-    // The whole secret is shown here and on regeneration only.
-    return toWebhookView(row!, now, { revealSecret: true });
+    // The whole secret is shown here and on regeneration only; the headers, as just sent.
+    return toWebhookView(row!, now, { revealSecret: true, revealHeaders: new Set(Object.keys(row!.headers)) });
   },
 });
 
@@ -80,23 +109,24 @@ export const updateWebhook = defineOperation({
     id: z.string().min(1),
     url: webhookUrl.optional(),
     events: webhookEvents.optional(),
-    /** Replaces all custom headers; `{}` or null removes them. */
+    /** Replaces all custom headers; `{}` or null removes them; a masked value keeps the stored one. */
     headers: webhookHeaders.nullable().optional(),
     active: z.boolean().optional(),
   }),
   access: webhookAccess,
   write: true,
   async run(ctx, input): Promise<WebhookView> {
-    await findWebhook(ctx.db, ctx.project.id, input.id);
+    const current = await findWebhook(ctx.db, ctx.project.id, input.id);
+    const merged = input.headers ? mergeHeaders(current.headers, input.headers) : null;
     const now = ctx.clock.now();
     const [row] = await ctx.db.update(webhooks).set({
       ...(input.url !== undefined ? { url: input.url } : {}),
       ...(input.events !== undefined ? { events: input.events } : {}),
-      ...(input.headers !== undefined ? { headers: input.headers ?? {} } : {}),
+      ...(input.headers !== undefined ? { headers: merged?.headers ?? {} } : {}),
       ...(input.active !== undefined ? { active: input.active } : {}),
       updatedAt: now,
     }).where(and(eq(webhooks.id, input.id), eq(webhooks.projectId, ctx.project.id))).returning();
-    return toWebhookView(row!, now);
+    return toWebhookView(row!, now, { revealHeaders: merged?.sentInClear ?? new Set() });
   },
 });
 

@@ -10,6 +10,16 @@ export const generateSecret = (): string => `whsec_${randomBytes(32).toString('b
 /** List and get answers show only the secret's last 8 characters (decisions §7b). */
 export const maskSecret = (secret: string): string => `whsec_…${secret.slice(-8)}`;
 
+/**
+ * Custom header values (where tokens go) in list and get answers: `…` and the last 4 characters,
+ * or `…` alone for a value shorter than 12, whose last 4 would give away too much of it.
+ */
+export const maskHeaderValue = (value: string): string => (value.length < 12 ? '…' : `…${value.slice(-4)}`);
+
+/** What a masked header value looks like; such a value sent back means "keep what is stored". */
+const maskedHeaderValue = /^…[^…]{0,4}$/u;
+export const looksMasked = (value: string): boolean => maskedHeaderValue.test(value);
+
 /** How long a regenerated secret's predecessor keeps signing. */
 export const previousSecretLifetimeMs = 24 * 60 * 60 * 1000;
 
@@ -82,6 +92,7 @@ export interface WebhookView {
   id: string;
   url: string;
   events: string[];
+  /** Values masked (maskHeaderValue), except those the caller just sent (create, update). */
   headers: Record<string, string>;
   active: boolean;
   /** Masked (`whsec_…` + last 8), except in the answers of create and regenerate-secret. */
@@ -91,11 +102,18 @@ export interface WebhookView {
   updatedAt: string;
 }
 
-export const toWebhookView = (row: typeof webhooks.$inferSelect, now: Date, options: { revealSecret?: boolean } = {}): WebhookView => ({
+export interface WebhookViewOptions {
+  revealSecret?: boolean;
+  /** Header names whose values are shown whole (the caller has just sent them). */
+  revealHeaders?: ReadonlySet<string>;
+}
+
+export const toWebhookView = (row: typeof webhooks.$inferSelect, now: Date, options: WebhookViewOptions = {}): WebhookView => ({
   id: row.id,
   url: row.url,
   events: row.events,
-  headers: row.headers,
+  headers: Object.fromEntries(Object.entries(row.headers)
+    .map(([name, value]) => [name, options.revealHeaders?.has(name) ? value : maskHeaderValue(value)])),
   active: row.active,
   secret: options.revealSecret ? row.secret : maskSecret(row.secret),
   previousSecretExpiresAt: row.previousSecret && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now
