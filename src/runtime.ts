@@ -245,17 +245,23 @@ export async function createCms(config: CmsConfig, options: CreateCmsOptions = {
     checkAccess(op, actor, project?.id ?? null);
   }
 
-  const inFlight = new Set<string>();
+  /**
+   * Keys whose write is running in this process. Only a request that runs the operation holds
+   * its key: retries that merely look up a stored answer hold nothing, so any number of them at
+   * once all replay it.
+   */
+  const running = new Set<string>();
+  const stillRunning = () => new CmsError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still running; retry once it has finished');
 
   async function runIdempotent(name: OperationName, input: unknown, runOptions: RunOptions, idem: IdempotentRun): Promise<IdempotentResult> {
     const flight = `${idem.scope.apiKeyId}\u0000${idem.scope.key}`;
-    if (inFlight.has(flight)) {
-      throw new CmsError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still running; retry once it has finished');
-    }
-    inFlight.add(flight);
+    // Refused without a database round trip while the first still runs here.
+    if (running.has(flight)) throw stillRunning();
+    const stored = await findStoredResponse(db, idem.scope, clock.now());
+    if (stored) return { ...stored, replayed: true };
+    if (running.has(flight)) throw stillRunning();
+    running.add(flight);
     try {
-      const stored = await findStoredResponse(db, idem.scope, clock.now());
-      if (stored) return { ...stored, replayed: true };
       try {
         const result = await run(name, input, {
           ...runOptions,
@@ -277,7 +283,7 @@ export async function createCms(config: CmsConfig, options: CreateCmsOptions = {
         throw e;
       }
     } finally {
-      inFlight.delete(flight);
+      running.delete(flight);
     }
   }
 
