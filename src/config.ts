@@ -6,6 +6,17 @@ export const configFileName = 'cms.config.json';
 
 const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
+const maxProxyHops = 10;
+
+/**
+ * `CMS_TRUST_PROXY`: how many proxies stand in front of the server (0: none, the socket's address
+ * is the client's), or `false`/`off`: the client address is unknown.
+ */
+const trustProxyEnv = z.union([
+  z.enum(['false', 'off']).transform(() => false as const),
+  z.string().regex(/^\d{1,2}$/).transform(Number).pipe(z.number().int().max(maxProxyHops)),
+]);
+
 /** What `cms.config.json` may hold. Every member is optional: no file at all works too. */
 export const configFileSchema = z.strictObject({
   $schema: z.string().optional(),
@@ -20,6 +31,7 @@ export const configFileSchema = z.strictObject({
     cache: z.boolean().optional(),
     corsOrigin: z.string().optional(),
     rateLimit: z.strictObject({ requests: z.number().int().positive(), windowSeconds: z.number().int().positive() }).nullable().optional(),
+    trustProxy: z.union([z.literal(false), z.number().int().min(0).max(maxProxyHops)]).optional(),
   }).optional(),
   media: z.strictObject({ maxUploadBytes: z.number().int().positive().optional() }).optional(),
 });
@@ -43,6 +55,13 @@ export interface CmsConfig {
   cache: boolean;
   corsOrigin: string;
   rateLimit: { requests: number; windowSeconds: number } | null;
+  /**
+   * How many trusted proxies stand in front of `cms serve`: 0 means none (the socket's address is
+   * the client's), N means the client address is the N-th entry from the right of
+   * X-Forwarded-For. Null: the client address is unknown, and sign-in failures are not counted
+   * per address.
+   */
+  trustProxy: number | null;
   maxUploadBytes: number;
 }
 
@@ -122,6 +141,14 @@ export function loadConfig(options: LoadConfigOptions = {}): CmsConfig {
   const rateLimit = env.CMS_RATE_LIMIT
     ? parseRateLimit(env.CMS_RATE_LIMIT)
     : parsed.server?.rateLimit === undefined ? { requests: 6000, windowSeconds: 60 } : parsed.server.rateLimit;
+  let trustProxy: number | null = parsed.server?.trustProxy === undefined || parsed.server.trustProxy === false ? null : parsed.server.trustProxy;
+  if (env.CMS_TRUST_PROXY) {
+    const result = trustProxyEnv.safeParse(env.CMS_TRUST_PROXY.trim().toLowerCase());
+    if (!result.success) {
+      throw new ConfigError(`CMS_TRUST_PROXY must be the number of proxies in front of the server (0-${maxProxyHops}) or false, got ${env.CMS_TRUST_PROXY}`);
+    }
+    trustProxy = result.data === false ? null : result.data;
+  }
   return {
     rootDir,
     configFile: file,
@@ -139,6 +166,7 @@ export function loadConfig(options: LoadConfigOptions = {}): CmsConfig {
     cache: env.CMS_CACHE ? env.CMS_CACHE !== 'off' && env.CMS_CACHE !== 'false' : parsed.server?.cache ?? true,
     corsOrigin: env.CMS_CORS_ORIGIN || parsed.server?.corsOrigin || '*',
     rateLimit,
+    trustProxy,
     maxUploadBytes: maxUpload,
   };
 }
