@@ -2,14 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCms } from '../../src/runtime.js';
 import { testDriver } from '../helpers/db.js';
 import { serveOverSocket } from '../helpers/http.js';
-import { createAdminHarness, password, type AdminHarness } from './support.js';
+import { createAdminHarness, password, type AdminHarness, type JsonResponse } from './support.js';
 
-const loginAt = (fetcher: { fetch(path: string, init?: RequestInit): Promise<Response> }, email: string, pw: string, forwardedFor?: string) =>
+const loginAt = (fetcher: { fetch(path: string, init?: RequestInit): Promise<Response> }, email: string, pw: string, forwardedFor?: string): Promise<JsonResponse> =>
   fetcher.fetch('/api/v1/admin/auth/login', {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}) },
     body: JSON.stringify({ email, password: pw }),
-  });
+  }) as Promise<JsonResponse>;
 const login = (h: AdminHarness, email: string, pw: string, forwardedFor?: string) => loginAt(h, email, pw, forwardedFor);
 
 const countOf = (statuses: number[], status: number) => statuses.filter((s) => s === status).length;
