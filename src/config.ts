@@ -6,6 +6,17 @@ export const configFileName = 'cms.config.json';
 
 const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
+const maxProxyHops = 10;
+
+/**
+ * `CMS_TRUST_PROXY`: how many proxies stand in front of the server (0: none, the socket's address
+ * is the client's), or `false`/`off`: the client address is unknown.
+ */
+const trustProxyEnv = z.union([
+  z.enum(['false', 'off']).transform(() => false as const),
+  z.string().regex(/^\d{1,2}$/).transform(Number).pipe(z.number().int().max(maxProxyHops)),
+]);
+
 /** What `cms.config.json` may hold. Every member is optional: no file at all works too. */
 export const configFileSchema = z.strictObject({
   $schema: z.string().optional(),
@@ -22,6 +33,7 @@ export const configFileSchema = z.strictObject({
     rateLimit: z.strictObject({ requests: z.number().int().positive(), windowSeconds: z.number().int().positive() }).nullable().optional(),
     /** How long a stopping server lets background work in flight (webhook attempts) finish. */
     shutdownGraceMs: z.number().int().min(0).optional(),
+    trustProxy: z.union([z.literal(false), z.number().int().min(0).max(maxProxyHops)]).optional(),
   }).optional(),
   media: z.strictObject({ maxUploadBytes: z.number().int().positive().optional() }).optional(),
   webhooks: z.strictObject({
@@ -49,6 +61,13 @@ export interface CmsConfig {
   cache: boolean;
   corsOrigin: string;
   rateLimit: { requests: number; windowSeconds: number } | null;
+  /**
+   * How many trusted proxies stand in front of `cms serve`: 0 means none (the socket's address is
+   * the client's), N means the client address is the N-th entry from the right of
+   * X-Forwarded-For. Null: the client address is unknown, and sign-in failures are not counted
+   * per address.
+   */
+  trustProxy: number | null;
   maxUploadBytes: number;
   /** Webhook attempts in flight when the server stops get this long to finish (CMS_SHUTDOWN_GRACE_MS). */
   shutdownGraceMs: number;
@@ -142,6 +161,14 @@ export function loadConfig(options: LoadConfigOptions = {}): CmsConfig {
   const webhookBlockPrivate = env.CMS_WEBHOOK_BLOCK_PRIVATE
     ? parseBoolean('CMS_WEBHOOK_BLOCK_PRIVATE', env.CMS_WEBHOOK_BLOCK_PRIVATE)
     : parsed.webhooks?.blockPrivate ?? false;
+  let trustProxy: number | null = parsed.server?.trustProxy === undefined || parsed.server.trustProxy === false ? null : parsed.server.trustProxy;
+  if (env.CMS_TRUST_PROXY) {
+    const result = trustProxyEnv.safeParse(env.CMS_TRUST_PROXY.trim().toLowerCase());
+    if (!result.success) {
+      throw new ConfigError(`CMS_TRUST_PROXY must be the number of proxies in front of the server (0-${maxProxyHops}) or false, got ${env.CMS_TRUST_PROXY}`);
+    }
+    trustProxy = result.data === false ? null : result.data;
+  }
   return {
     rootDir,
     configFile: file,
@@ -159,6 +186,7 @@ export function loadConfig(options: LoadConfigOptions = {}): CmsConfig {
     cache: env.CMS_CACHE ? env.CMS_CACHE !== 'off' && env.CMS_CACHE !== 'false' : parsed.server?.cache ?? true,
     corsOrigin: env.CMS_CORS_ORIGIN || parsed.server?.corsOrigin || '*',
     rateLimit,
+    trustProxy,
     maxUploadBytes: maxUpload,
     shutdownGraceMs,
     webhookBlockPrivate,

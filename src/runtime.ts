@@ -2,7 +2,9 @@ import { EventEmitter } from 'node:events';
 import { eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { CmsConfig } from './config.js';
-import { createDb, type Db, type DbHandle } from './db/client.js';
+import { join } from 'node:path';
+import { createDb, isPostgresUrl, type Db, type DbHandle } from './db/client.js';
+import { makePrivateFolder, securePrivateTree } from './db/private-folder.js';
 import { contentRevisions, projects } from './db/schema/index.js';
 import type { Actor } from './core/actor.js';
 import type { Clock, Ctx, EventKind, Logger, ProjectRef, Services } from './core/context.js';
@@ -102,7 +104,21 @@ const keysChannel = 'cms_keys_changed';
 
 /** The composition root: one engine that both doors (CLI and HTTP) call into. */
 export async function createCms(config: CmsConfig, options: CreateCmsOptions = {}): Promise<Cms> {
-  const handle = options.handle ?? (await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir + '/db' }));
+  const log = options.log ?? silentLogger;
+  // The data folder holds password hashes and webhook secrets: the owner's only. A folder made
+  // by an older version (or by hand) is tightened here, with a warning.
+  const embeddedDir = !options.handle && !isPostgresUrl(config.databaseUrl) ? join(config.dataDir, 'db') : null;
+  const loosened = securePrivateTree(config.dataDir, { files: false });
+  if (embeddedDir) {
+    makePrivateFolder(config.dataDir);
+    loosened.push(...securePrivateTree(embeddedDir));
+  }
+  if (loosened.length) {
+    // Rare (an old or copied folder), so worth a walk over every file, media included.
+    securePrivateTree(config.dataDir);
+    log.warn(`The data folder ${config.dataDir} could be read by other users of this machine; it is now private (folders 0700, files 0600)`, { folders: loosened.length });
+  }
+  const handle = options.handle ?? (await createDb({ databaseUrl: config.databaseUrl, dataDir: embeddedDir ?? undefined }));
   const ownsHandle = !options.handle;
   try {
     await handle.migrate();
@@ -110,9 +126,10 @@ export async function createCms(config: CmsConfig, options: CreateCmsOptions = {
     if (ownsHandle) await handle.close().catch(() => {});
     throw e;
   }
+  // PGlite writes its files world-readable whatever the umask: tightened now and again on close.
+  if (embeddedDir) securePrivateTree(embeddedDir);
   const db = handle.db;
   const clock = options.clock ?? systemClock;
-  const log = options.log ?? silentLogger;
   // Media files live on the disk unless the caller hands in another store; migrations run in
   // this process unless the caller hands in another runner.
   let engine: Cms | undefined;
@@ -245,17 +262,23 @@ export async function createCms(config: CmsConfig, options: CreateCmsOptions = {
     checkAccess(op, actor, project?.id ?? null);
   }
 
-  const inFlight = new Set<string>();
+  /**
+   * Keys whose write is running in this process. Only a request that runs the operation holds
+   * its key: retries that merely look up a stored answer hold nothing, so any number of them at
+   * once all replay it.
+   */
+  const running = new Set<string>();
+  const stillRunning = () => new CmsError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still running; retry once it has finished');
 
   async function runIdempotent(name: OperationName, input: unknown, runOptions: RunOptions, idem: IdempotentRun): Promise<IdempotentResult> {
     const flight = `${idem.scope.apiKeyId}\u0000${idem.scope.key}`;
-    if (inFlight.has(flight)) {
-      throw new CmsError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still running; retry once it has finished');
-    }
-    inFlight.add(flight);
+    // Refused without a database round trip while the first still runs here.
+    if (running.has(flight)) throw stillRunning();
+    const stored = await findStoredResponse(db, idem.scope, clock.now());
+    if (stored) return { ...stored, replayed: true };
+    if (running.has(flight)) throw stillRunning();
+    running.add(flight);
     try {
-      const stored = await findStoredResponse(db, idem.scope, clock.now());
-      if (stored) return { ...stored, replayed: true };
       try {
         const result = await run(name, input, {
           ...runOptions,
@@ -277,7 +300,7 @@ export async function createCms(config: CmsConfig, options: CreateCmsOptions = {
         throw e;
       }
     } finally {
-      inFlight.delete(flight);
+      running.delete(flight);
     }
   }
 
@@ -303,6 +326,7 @@ export async function createCms(config: CmsConfig, options: CreateCmsOptions = {
       events.removeAllListeners();
       if (unlisten) await unlisten().catch(() => {});
       if (ownsHandle) await handle.close();
+      if (embeddedDir) securePrivateTree(embeddedDir);
     },
   };
   return engine;

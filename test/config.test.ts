@@ -121,6 +121,24 @@ describe('loadConfig', () => {
     expect(loadConfig({ cwd: bare, env: { CMS_WEBHOOK_BLOCK_PRIVATE: 'TRUE' } }).webhookBlockPrivate).toBe(true);
   });
 
+  it('reads the trusted proxy setting: unset means the client address is unknown', () => {
+    const project = join(root, 'proxy');
+    write(join(project, 'cms.config.json'), {});
+    expect(loadConfig({ cwd: project, env: {} }).trustProxy).toBeNull();
+    write(join(project, 'cms.config.json'), { server: { trustProxy: 2 } });
+    expect(loadConfig({ cwd: project, env: {} }).trustProxy).toBe(2);
+    expect(loadConfig({ cwd: project, env: { CMS_TRUST_PROXY: '0' } }).trustProxy).toBe(0);
+    expect(loadConfig({ cwd: project, env: { CMS_TRUST_PROXY: 'false' } }).trustProxy).toBeNull();
+    write(join(project, 'cms.config.json'), { server: { trustProxy: false } });
+    expect(loadConfig({ cwd: project, env: {} }).trustProxy).toBeNull();
+    expect(loadConfig({ cwd: project, env: { CMS_TRUST_PROXY: '1' } }).trustProxy).toBe(1);
+    for (const bad of ['yes', '-1', '1.5', '11', 'true']) {
+      expect(() => loadConfig({ cwd: project, env: { CMS_TRUST_PROXY: bad } })).toThrow(/CMS_TRUST_PROXY must be the number of proxies/);
+    }
+    write(join(project, 'cms.config.json'), { server: { trustProxy: true } });
+    expect(() => loadConfig({ cwd: project, env: {} })).toThrow(/server\.trustProxy/);
+  });
+
   describe('refuses with a ConfigError that says what is wrong', () => {
     const refuses = (options: Parameters<typeof loadConfig>[0], message: RegExp) => {
       expect(() => loadConfig(options)).toThrow(ConfigError);

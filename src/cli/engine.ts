@@ -59,7 +59,7 @@ export async function acquireDbLock(dataDir: string, purpose: string, waitMs = 1
  * command that finds `cms serve` starting up waits for it to be ready, then goes through it.
  */
 async function acquireDbLockUnless(dataDir: string, purpose: string, waitMs: number, giveUp: () => boolean): Promise<(() => void) | null> {
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = dbLockFile(dataDir);
   const deadline = Date.now() + waitMs;
   for (;;) {
@@ -100,10 +100,10 @@ export async function openEngine(globals: GlobalOptions, io: Io): Promise<Engine
     const server = readServerInfo(config.dataDir);
     if (server) return serverEngine(config, server, globals.project);
   }
-  return localEngine(config);
+  return localEngine(config, io);
 }
 
-async function localEngine(config: CmsConfig): Promise<Engine> {
+async function localEngine(config: CmsConfig, io: Io): Promise<Engine> {
   const embedded = !isPostgresUrl(config.databaseUrl);
   let release: (() => void) | null = null;
   if (embedded) {
@@ -121,8 +121,10 @@ async function localEngine(config: CmsConfig): Promise<Engine> {
     }
   }
   try {
-    const { createCms } = await import('../runtime.js');
-    const cms = await createCms(config);
+    const { createCms, silentLogger } = await import('../runtime.js');
+    // The engine's warnings (a data folder it had to make private) reach the terminal on stderr.
+    const log = { ...silentLogger, warn: (message: string) => { io.stderr.write(`warning: ${message}\n`); } };
+    const cms = await createCms(config, { log });
     return {
       mode: 'local',
       config,

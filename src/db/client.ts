@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { makePrivateFolder } from './private-folder.js';
 import * as schema from './schema/index.js';
 
 /** The SQL migrations drizzle-kit wrote, shipped with the package beside dist/. */
@@ -88,7 +88,7 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const inMemory = !options.dataDir || options.dataDir === 'memory://';
-  if (!inMemory) mkdirSync(options.dataDir!, { recursive: true });
+  if (!inMemory) makePrivateFolder(options.dataDir!);
   const client = inMemory
     ? new PGlite(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {})
     : new PGlite(options.dataDir!);

@@ -45,10 +45,11 @@ export function createDiskMediaFiles(): MediaFiles {
       const path = mediaFilePath(location);
       // Same name, same bytes: a complete file already there is the file we would write.
       if ((await sizeOf(path)) === bytes.byteLength) return;
-      await mkdir(join(location.root, location.project), { recursive: true });
+      // Owner only, like the rest of the data folder: the server reads them, nobody else needs to.
+      await mkdir(join(location.root, location.project), { recursive: true, mode: 0o700 });
       const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
       try {
-        await writeFile(temp, bytes, { mode: 0o644 });
+        await writeFile(temp, bytes, { mode: 0o600 });
         await rename(temp, path);
       } catch (e) {
         await rm(temp, { force: true });

@@ -162,10 +162,10 @@ async function render(info: MediaFileInfo, params: TransformParams, plan: Resize
     case 'gif': pipeline = pipeline.gif(); break;
   }
   const output = await pipeline.toBuffer();
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: 0o700 });
   const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   try {
-    await writeFile(temp, output);
+    await writeFile(temp, output, { mode: 0o600 });
     await rename(temp, path);
   } catch (e) {
     await rm(temp, { force: true });

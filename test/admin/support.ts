@@ -1,3 +1,4 @@
+import type { CmsConfig } from '../../src/config.js';
 import type { Role } from '../../src/core/roles.js';
 import { createManualClock, createTestCms, type TestCms } from '../helpers/engine.js';
 import { serveOverSocket, type HttpClient } from '../helpers/http.js';
@@ -25,9 +26,9 @@ export interface AdminHarness {
 let seq = 0;
 
 /** An engine on a fresh database with a manual clock, served on a real socket. */
-export async function createAdminHarness(): Promise<AdminHarness> {
+export async function createAdminHarness(options: { config?: Partial<CmsConfig> } = {}): Promise<AdminHarness> {
   const clock = createManualClock();
-  const t = await createTestCms({ clock });
+  const t = await createTestCms({ clock, ...(options.config ? { config: options.config } : {}) });
   const http = await serveOverSocket(t.cms);
   const h: AdminHarness = {
     t, http, clock,

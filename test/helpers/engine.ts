@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type CmsConfig } from '../../src/config.js';
 import type { Actor } from '../../src/core/actor.js';
-import type { Clock } from '../../src/core/context.js';
+import type { Clock, Services } from '../../src/core/context.js';
 import { createCms, type Cms } from '../../src/runtime.js';
 import { createTestDatabase } from './db.js';
 
@@ -20,6 +20,8 @@ export interface TestCms {
 export interface TestCmsOptions {
   clock?: Clock;
   config?: Partial<CmsConfig>;
+  /** Ports handed to the engine instead of its own (a media store the test controls). */
+  services?: Services;
 }
 
 /** An engine on a fresh database (PGlite in memory, or PostgreSQL when DATABASE_URL is set). */
@@ -33,7 +35,11 @@ export async function createTestCms(options: TestCmsOptions = {}): Promise<TestC
     ...options.config,
   };
   const handle = await database.handle();
-  const cms = await createCms(config, { handle, ...(options.clock ? { clock: options.clock } : {}) });
+  const cms = await createCms(config, {
+    handle,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.services ? { services: options.services } : {}),
+  });
   return {
     cms,
     config,

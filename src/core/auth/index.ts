@@ -3,7 +3,7 @@ import { logout } from './logout.js';
 import { me } from './me.js';
 
 export { findSessionUser, listMemberships, sessionLifetimeMs, type MembershipView, type SessionUser } from './session.js';
-export { createMemoryLoginThrottle, loginLimits, type LoginThrottle, type ThrottleKey } from './throttle.js';
+export { knownAddressMs, loginLimits, type ThrottleKey } from './throttle.js';
 
 /** The auth operations, by name; core/registry.ts merges them into the one table. */
 export const authOperations = {

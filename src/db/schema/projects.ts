@@ -1,4 +1,4 @@
-import { bigint, index, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, index, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id, ts, updatedAt } from './common.js';
 
 export const projects = pgTable('projects', {
@@ -31,6 +31,26 @@ export const sessions = pgTable('sessions', {
   expiresAt: ts('expires_at').notNull(),
   createdAt: createdAt(),
 }, (t) => [uniqueIndex('sessions_token_uq').on(t.tokenHash), index('sessions_user_idx').on(t.userId)]);
+
+/**
+ * Sign-in attempts inside the throttle window, one row per counted key (an account, a client
+ * address). A row is written before the password is checked, so attempts sent at once are
+ * counted before any of them is answered; a success removes its own rows.
+ */
+export const loginAttempts = pgTable('login_attempts', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  /** SHA-256 of `account:<email>` or `address:<ip>`: no email or address is stored as such. */
+  keyHash: text('key_hash').notNull(),
+  attemptedAt: ts('attempted_at').notNull(),
+}, (t) => [index('login_attempts_key_idx').on(t.keyHash, t.attemptedAt), index('login_attempts_at_idx').on(t.attemptedAt)]);
+
+/** Client addresses a user has signed in from: failures of others there do not lock the user out. */
+export const loginKnownAddresses = pgTable('login_known_addresses', {
+  userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  /** SHA-256 of the address. */
+  addressHash: text('address_hash').notNull(),
+  lastSuccessAt: ts('last_success_at').notNull(),
+}, (t) => [primaryKey({ columns: [t.userId, t.addressHash] })]);
 
 export const apiKeys = pgTable('api_keys', {
   id: id(),

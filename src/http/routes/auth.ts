@@ -1,6 +1,7 @@
 import { getRequestIP } from 'h3';
 import type { RequestContext, RouteDef } from '../app.js';
 import { checkCsrf, readCookie, sessionCookieName } from '../auth.js';
+import { clientAddress } from '../client-address.js';
 import { json } from '../response.js';
 
 interface LoginResult {
@@ -28,7 +29,7 @@ export const authRoutes: RouteDef[] = [
     async handle(rc) {
       checkCsrf(rc.cms, rc.req, { always: true });
       const body = (await rc.body()) as Record<string, unknown>;
-      const ip = getRequestIP(rc.event);
+      const ip = clientAddress(rc.cms.config.trustProxy, getRequestIP(rc.event), rc.headers.get('x-forwarded-for'));
       const result = await rc.run('auth.login', { email: body?.email, password: body?.password, ...(ip ? { ip } : {}) }) as LoginResult;
       const maxAge = Math.max(0, Math.floor((Date.parse(result.expiresAt) - rc.cms.clock.now().getTime()) / 1000));
       return json({ data: { user: result.user, expiresAt: result.expiresAt } }, 200, {
