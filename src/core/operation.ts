@@ -92,11 +92,11 @@ function refuseNul(op: AnyOperation, input: unknown): void {
   if (found === undefined) return;
   const path: PropertyKey[] = [];
   for (let s = found; s; s = s.up) path.unshift(s.key);
-  const code = op.inputError ?? 'VALIDATION_FAILED';
+  // Public reads take the query string as [name, value] pairs: a bad query parameter, named.
+  const pairs = (input as { query?: unknown } | null)?.query;
+  const pair = path[0] === 'query' && typeof path[1] === 'number' && Array.isArray(pairs) ? pairs[path[1]] as unknown : undefined;
+  const code = Array.isArray(pair) ? 'INVALID_QUERY' : op.inputError ?? 'VALIDATION_FAILED';
   if (code === 'INVALID_QUERY') {
-    // Query strings arrive as [name, value] pairs: name the parameter.
-    const pairs = (input as { query?: unknown } | null)?.query;
-    const pair = path[0] === 'query' && typeof path[1] === 'number' && Array.isArray(pairs) ? pairs[path[1]] as unknown : undefined;
     const parameter = Array.isArray(pair) && typeof pair[0] === 'string' ? pair[0] : formatPath(path);
     throw new CmsError(code, `Invalid query parameter ${parameter}: ${nulMessage}`, { parameter, reason: nulMessage });
   }

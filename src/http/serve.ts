@@ -35,7 +35,8 @@ export async function startServer(cms: Cms, options: ServeOptions): Promise<Runn
   const logError = (message: string, e: unknown) => cms.log.error(message, { error: e instanceof Error ? e.stack ?? e.message : String(e) });
   const handler = guardRequests(checkHost(createFastPath(shared, toNodeHandler(app))), logError);
   // Node's own answer to a missing Host has no body: checkHost gives it the API's error shape.
-  const server = createServer<typeof IncomingMessage, typeof ResponseWithReason>({ ServerResponse: ResponseWithReason, requireHostHeader: false }, handler);
+  const state = { closing: false };
+  const server = createServer({ ServerResponse: responseClass(state), requireHostHeader: false }, handler);
   server.on('clientError', answerClientError);
   server.on('connect', refuseConnect);
   await listen(server, options.port, options.host);
@@ -48,9 +49,15 @@ export async function startServer(cms: Cms, options: ServeOptions): Promise<Runn
     port,
     server,
     async close() {
+      state.closing = true;
       await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        // Idle keep-alive sockets would hold close() open; busy ones finish their request first.
+        // Idle keep-alive sockets would hold close() open; busy ones finish their request first
+        // (an answer already under way when close() came ends idle, and is closed by the timer).
+        const sweep = setInterval(() => server.closeIdleConnections(), 250);
+        server.close(() => {
+          clearInterval(sweep);
+          resolve();
+        });
         server.closeIdleConnections();
       });
     },
@@ -173,14 +180,19 @@ function endSocket(socket: Duplex, status: number, body: string): void {
 }
 
 /**
- * Every answer carries its standard reason phrase (`HTTP/1.1 404 Not Found`): srvx hands h3's
- * empty `statusText` on to `writeHead` as '', which Node would send as it is.
+ * Node's response with two additions. Every answer carries its standard reason phrase
+ * (`HTTP/1.1 404 Not Found`): srvx hands h3's empty `statusText` on to `writeHead` as '', which
+ * Node would send as it is. And once the server is closing, every answer ends its connection, so
+ * no keep-alive socket outlives the request it was answering.
  */
-class ResponseWithReason extends ServerResponse {
-  override writeHead(statusCode: number, ...rest: unknown[]): this {
-    if (rest[0] === '') rest[0] = STATUS_CODES[statusCode] ?? 'Unknown';
-    return (ServerResponse.prototype.writeHead as (this: ServerResponse, ...args: unknown[]) => this).call(this, statusCode, ...rest);
-  }
+function responseClass(state: { closing: boolean }) {
+  return class ServerAnswer extends ServerResponse {
+    override writeHead(statusCode: number, ...rest: unknown[]): this {
+      if (rest[0] === '') rest[0] = STATUS_CODES[statusCode] ?? 'Unknown';
+      if (state.closing) this.shouldKeepAlive = false;
+      return (ServerResponse.prototype.writeHead as (this: ServerResponse, ...args: unknown[]) => this).call(this, statusCode, ...rest);
+    }
+  };
 }
 
 /**
