@@ -9,24 +9,6 @@ import type { GlobalOptions, Io } from './io.js';
 const stopSignals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /**
- * listhen's `autoClose` answers SIGINT/SIGTERM/SIGHUP with `process.exit(0)`, which would skip our
- * shutdown (PGlite left open, server.json and db.lock left behind). Runs `start` and takes off the
- * signal handlers it added, so ours are the only ones.
- */
-async function withoutForeignSignalHandlers<T>(start: () => Promise<T>): Promise<T> {
-  const before = new Map(stopSignals.map((s) => [s, new Set(process.listeners(s))]));
-  try {
-    return await start();
-  } finally {
-    for (const s of stopSignals) {
-      for (const listener of process.listeners(s)) {
-        if (!before.get(s)!.has(listener)) process.off(s, listener);
-      }
-    }
-  }
-}
-
-/**
  * `cms serve`: holds the data folder (PGlite allows one process), writes where CLI commands can
  * reach it, serves until SIGINT/SIGTERM, then lets in-flight requests finish and exits 0.
  */
@@ -56,10 +38,8 @@ export async function serve(config: CmsConfig, io: Io, globals: GlobalOptions): 
     const cms = await createCms(config, { log: consoleLogger });
     cleanup.push(() => cms.close());
     const token = randomToken(32);
-    const server = await withoutForeignSignalHandlers(async () => {
-      const { startServer } = await import('../http/serve.js');
-      return startServer(cms, { port: config.port, host: config.host, cliToken: token });
-    });
+    const { startServer } = await import('../http/serve.js');
+    const server = await startServer(cms, { port: config.port, host: config.host, cliToken: token });
     cleanup.push(() => server.close());
     // With port 0 (or no base URL configured) links and the CSRF origin check follow the real address.
     if (!config.baseUrlSet) config.baseUrl = server.url;

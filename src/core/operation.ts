@@ -50,6 +50,7 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
 }
 
 export function parseInput<S extends z.ZodType>(op: Operation<S, unknown>, input: unknown): z.output<S> {
+  refuseNul(op, input);
   const parsed = op.input.safeParse(input ?? {});
   if (parsed.success) return parsed.data;
   const issues: Issue[] = parsed.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message }));
@@ -63,6 +64,50 @@ export function parseInput<S extends z.ZodType>(op: Operation<S, unknown>, input
   }
   throw new CmsError(code, `Invalid input: ${message}`, issues);
 }
+
+const nulMessage = 'must not contain the NUL character (\\u0000)';
+
+/**
+ * PostgreSQL refuses the NUL character in text and jsonb, so a string (or object key) carrying one
+ * is refused here, for every operation and door, before it can reach the database. Walked without
+ * recursion (a body may nest deeply) and only through plain objects and arrays (not file bytes).
+ */
+function refuseNul(op: AnyOperation, input: unknown): void {
+  interface Step { key: PropertyKey; up: Step | null }
+  const stack: Array<[unknown, Step | null]> = [[input, null]];
+  let found: Step | null | undefined;
+  while (stack.length > 0 && found === undefined) {
+    const [value, at] = stack.pop()!;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) found = at;
+    } else if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) stack.push([value[i], { key: i, up: at }]);
+    } else if (value !== null && typeof value === 'object' && isPlainObject(value)) {
+      for (const [k, v] of Object.entries(value)) {
+        if (k.includes('\u0000')) { found = { key: k, up: at }; break; }
+        stack.push([v, { key: k, up: at }]);
+      }
+    }
+  }
+  if (found === undefined) return;
+  const path: PropertyKey[] = [];
+  for (let s = found; s; s = s.up) path.unshift(s.key);
+  // Public reads take the query string as [name, value] pairs: a bad query parameter, named.
+  const pairs = (input as { query?: unknown } | null)?.query;
+  const pair = path[0] === 'query' && typeof path[1] === 'number' && Array.isArray(pairs) ? pairs[path[1]] as unknown : undefined;
+  const code = Array.isArray(pair) ? 'INVALID_QUERY' : op.inputError ?? 'VALIDATION_FAILED';
+  if (code === 'INVALID_QUERY') {
+    const parameter = Array.isArray(pair) && typeof pair[0] === 'string' ? pair[0] : formatPath(path);
+    throw new CmsError(code, `Invalid query parameter ${parameter}: ${nulMessage}`, { parameter, reason: nulMessage });
+  }
+  const issues: Issue[] = [{ path: formatPath(path), message: nulMessage }];
+  throw new CmsError(code, `Invalid input: ${issues[0]!.path}: ${nulMessage}`, issues);
+}
+
+const isPlainObject = (value: object): boolean => {
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+};
 
 /** Access is checked here, once, for every door. */
 export function checkAccess(op: AnyOperation, actor: Actor, projectId: string | null): void {

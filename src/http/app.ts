@@ -165,6 +165,8 @@ export function createApp(cms: Cms, options: AppOptions = {}): H3 {
         return res;
       } catch (e) {
         const { status, body } = toErrorResponse(e, logError);
+        // A body cut off at the limit is left unread: the connection ends after this answer.
+        if (status === 413) extra.connection = 'close';
         if (e instanceof CmsError && e.code === 'RATE_LIMITED') {
           const details = e.details as { retryAfter?: number; headers?: Record<string, string> } | undefined;
           if (details?.retryAfter) extra['retry-after'] = String(details.retryAfter);
@@ -241,12 +243,30 @@ function decodeParams(params: Record<string, string>): Record<string, string> {
   return out;
 }
 
+/**
+ * The one reader of JSON bodies (every JSON route reads through `rc.body()`/`rc.rawBody()`): bytes
+ * are counted as they arrive, with or without a Content-Length, and reading stops at the limit, so
+ * a huge or endless chunked body never sits in memory. The rest is left unread; the 413 answer
+ * closes the connection.
+ */
 async function readRawBody(req: Request): Promise<string> {
-  const length = Number(req.headers.get('content-length') ?? '0');
-  if (length > maxJsonBody) throw new CmsError('PAYLOAD_TOO_LARGE', `The request body is over ${maxJsonBody} bytes`);
-  const text = await req.text();
-  if (text.length > maxJsonBody) throw new CmsError('PAYLOAD_TOO_LARGE', `The request body is over ${maxJsonBody} bytes`);
-  return text;
+  const tooLarge = () => new CmsError('PAYLOAD_TOO_LARGE', `The request body is over ${maxJsonBody} bytes`);
+  if (Number(req.headers.get('content-length') ?? '0') > maxJsonBody) throw tooLarge();
+  if (!req.body) return '';
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxJsonBody) {
+      reader.releaseLock();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
 function parseJsonBody(text: string): unknown {

@@ -67,15 +67,27 @@ export async function readKeyCredentials(
 
 export const sessionCookieName = 'cms_session';
 
-export function readCookie(headers: Headers, name: string): string | null {
+/** The cookie's value as sent (still percent-encoded), or null. */
+function rawCookie(headers: Headers, name: string): string | null {
   const raw = headers.get('cookie');
   if (!raw) return null;
   for (const part of raw.split(';')) {
     const i = part.indexOf('=');
     if (i < 0) continue;
-    if (part.slice(0, i).trim() === name) return decodeURIComponent(part.slice(i + 1).trim());
+    if (part.slice(0, i).trim() === name) return part.slice(i + 1).trim();
   }
   return null;
+}
+
+/** The cookie's decoded value, or null; a value that is not valid percent-encoding is a bad request. */
+export function readCookie(headers: Headers, name: string): string | null {
+  const value = rawCookie(headers, name);
+  if (value === null) return null;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    throw new CmsError('BAD_REQUEST', `The ${name} cookie is not valid percent-encoding; sign in again to replace it`);
+  }
 }
 
 /**
@@ -123,7 +135,7 @@ const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 export function checkCsrf(cms: Cms, req: Request, options: { always?: boolean } = {}): void {
   if (safeMethods.has(req.method)) return;
-  if (!options.always && readCookie(req.headers, sessionCookieName) === null) return;
+  if (!options.always && rawCookie(req.headers, sessionCookieName) === null) return;
   const mediaType = (req.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (mediaType === 'application/json') return;
   const origin = req.headers.get('origin');

@@ -1,5 +1,7 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer, IncomingMessage, ServerResponse, STATUS_CODES, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { toNodeHandler } from 'h3/node';
+import { CmsError } from '../core/errors.js';
 import { keyTypeOf } from '../core/keys/operations.js';
 import type { Cms } from '../runtime.js';
 import type { KeyActor } from './auth.js';
@@ -7,6 +9,7 @@ import { createApp, createAppShared, type AppOptions, type AppShared } from './a
 import { answerFromEntry, cacheKey, matchesEtag, type CachedResponse } from './cache.js';
 
 export interface ServeOptions extends AppOptions {
+  /** 0 asks for any free port; any other port that is taken is an error. */
   port: number;
   host: string;
 }
@@ -21,38 +24,194 @@ export interface RunningServer {
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
 
-/** Serves the app through listhen, with a graceful close; cache hits take the fast path. */
+/**
+ * Serves the app on a plain node:http server: cache hits take the fast path, everything else goes
+ * to h3. Every stage from socket to response is guarded, so no request can stop the process, and
+ * a taken port is an error (never another port in its place).
+ */
 export async function startServer(cms: Cms, options: ServeOptions): Promise<RunningServer> {
   const shared = options.shared ?? createAppShared(cms);
   const app = createApp(cms, { ...options, shared });
-  const { listen } = await import('listhen');
-  const listener = await listen(createFastPath(shared, toNodeHandler(app)), {
-    port: options.port,
-    hostname: options.host,
-    showURL: false,
-    open: false,
-    clipboard: false,
-    qr: false,
-    public: options.host === '0.0.0.0' || options.host === '::',
-    tunnel: false,
-    isTest: true,
-  } as never);
-  const server = listener.server as Server;
+  const logError = (message: string, e: unknown) => cms.log.error(message, { error: e instanceof Error ? e.stack ?? e.message : String(e) });
+  const handler = guardRequests(checkHost(createFastPath(shared, toNodeHandler(app))), logError);
+  // Node's own answer to a missing Host has no body: checkHost gives it the API's error shape.
+  const state = { closing: false };
+  const server = createServer({ ServerResponse: responseClass(state), requireHostHeader: false }, handler);
+  server.on('clientError', answerClientError);
+  server.on('connect', refuseConnect);
+  await listen(server, options.port, options.host);
+  // Errors of the listening socket after start-up (accept failing for lack of file descriptors) are logged, never fatal.
+  server.on('error', (e) => logError('server error', e));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
-  const shownHost = options.host === '0.0.0.0' || options.host === '::' ? 'localhost' : options.host;
   return {
-    url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`,
+    url: `http://${shownHost(options.host)}:${port}`,
     port,
     server,
     async close() {
+      state.closing = true;
       await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        // Idle keep-alive sockets would hold close() open; busy ones finish their request first.
-        server.closeIdleConnections?.();
+        // Idle keep-alive sockets would hold close() open; busy ones finish their request first
+        // (an answer already under way when close() came ends idle, and is closed by the timer).
+        const sweep = setInterval(() => server.closeIdleConnections(), 250);
+        server.close(() => {
+          clearInterval(sweep);
+          resolve();
+        });
+        server.closeIdleConnections();
       });
     },
   };
+}
+
+const shownHost = (host: string): string => {
+  const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+  return shown.includes(':') ? `[${shown}]` : shown;
+};
+
+/** Listens on exactly the port asked for; a port in use (or refused) is a clear error. */
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const failed = (e: NodeJS.ErrnoException) => reject(listenError(e, port, host));
+    server.once('error', failed);
+    try {
+      server.listen(port, host, () => {
+        server.off('error', failed);
+        resolve();
+      });
+    } catch (e) {
+      server.off('error', failed);
+      reject(listenError(e as NodeJS.ErrnoException, port, host));
+    }
+  });
+}
+
+function listenError(e: NodeJS.ErrnoException, port: number, host: string): Error {
+  const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const choose = 'choose another port with --port <n> (or PORT, or server.port in cms.config.json), or --port 0 for any free port';
+  switch (e.code) {
+    case 'EADDRINUSE':
+      return new CmsError('CONFLICT', `Address in use: ${where} is already taken by another process. Stop that process, or ${choose}.`);
+    case 'EACCES':
+      return new CmsError('FORBIDDEN', `Permission denied to listen on ${where} (ports below 1024 need privileges): ${choose}.`);
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new CmsError('BAD_REQUEST', `Cannot listen on ${where}: ${host} is not an address of this machine. Use --host 127.0.0.1 (this machine only) or --host 0.0.0.0 (every interface).`);
+    default:
+      return e instanceof Error ? e : new Error(String(e));
+  }
+}
+
+/** The API's error shape, written straight to a Node response (when h3 never got the request). */
+function answerError(res: ServerResponse, status: number, code: string, message: string): void {
+  if (res.headersSent || res.writableEnded) {
+    res.destroy();
+    return;
+  }
+  const body = JSON.stringify({ error: { code, message } });
+  res.writeHead(status, STATUS_CODES[status] ?? '', {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+const isInvalidUrl = (e: unknown): boolean => (e as { code?: unknown } | null)?.code === 'ERR_INVALID_URL';
+
+/**
+ * The outermost stage: whatever a handler throws, at once or later, the request still gets an
+ * answer (400 for a URL that cannot be parsed, else a logged 500) and the process lives on.
+ */
+export function guardRequests(handler: NodeHandler, logError: (message: string, e: unknown) => void): NodeHandler {
+  const fail = (res: ServerResponse, e: unknown) => {
+    if (isInvalidUrl(e)) return answerError(res, 400, 'BAD_REQUEST', 'The request URL (with its Host header) is not a valid URL');
+    logError('unhandled error while answering a request', e);
+    answerError(res, 500, 'INTERNAL', 'Internal server error');
+  };
+  return (req, res) => {
+    try {
+      const out = handler(req, res) as Promise<unknown> | undefined;
+      if (out && typeof out.then === 'function') out.then(undefined, (e: unknown) => fail(res, e));
+    } catch (e) {
+      fail(res, e);
+    }
+    return undefined;
+  };
+}
+
+/**
+ * The request line and Host header, checked before anything else reads them: a request without a
+ * Host (HTTP/1.1 requires one) or with one the URL parser refuses (`x:99999`) would make h3 fail
+ * while it sets the request up, or later when a route reads the URL. Both are answered 400 here.
+ * Hosts that parsed once are remembered, so the usual request pays one Set lookup.
+ */
+export function checkHost(next: NodeHandler): NodeHandler {
+  const goodHosts = new Set<string>();
+  return (req, res) => {
+    const host = req.headers.host;
+    if (host === undefined) {
+      if (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) return answerError(res, 400, 'BAD_REQUEST', 'HTTP/1.1 requests must carry a Host header');
+    } else if (!goodHosts.has(host)) {
+      if (host !== '' && !URL.canParse(`http://${host}/`)) return answerError(res, 400, 'BAD_REQUEST', 'The Host header is not a valid host[:port]');
+      if (goodHosts.size < 256) goodHosts.add(host);
+    }
+    return next(req, res);
+  };
+}
+
+/** CONNECT asks for a tunnel (Node hands it to 'connect', not to the request handler). */
+function refuseConnect(req: IncomingMessage, socket: Duplex): void {
+  const body = JSON.stringify({ error: { code: 'BAD_REQUEST', message: 'This server is not a proxy: CONNECT is not supported' } });
+  endSocket(socket, 405, body);
+}
+
+function endSocket(socket: Duplex, status: number, body: string): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+    `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+  // A peer that never closes its side does not keep the socket: give the answer a moment to leave.
+  setTimeout(() => socket.destroy(), 1000).unref();
+}
+
+/**
+ * Node's response with two additions. Every answer carries its standard reason phrase
+ * (`HTTP/1.1 404 Not Found`): srvx hands h3's empty `statusText` on to `writeHead` as '', which
+ * Node would send as it is. And once the server is closing, every answer ends its connection, so
+ * no keep-alive socket outlives the request it was answering.
+ */
+function responseClass(state: { closing: boolean }) {
+  return class ServerAnswer extends ServerResponse {
+    override writeHead(statusCode: number, ...rest: unknown[]): this {
+      if (rest[0] === '') rest[0] = STATUS_CODES[statusCode] ?? 'Unknown';
+      if (state.closing) this.shouldKeepAlive = false;
+      return (ServerResponse.prototype.writeHead as (this: ServerResponse, ...args: unknown[]) => this).call(this, statusCode, ...rest);
+    }
+  };
+}
+
+/**
+ * Requests Node's HTTP parser refuses (bad bytes in a header, headers over the 16 KB limit, a
+ * request that took too long) never reach a handler; they get the API's JSON error shape too, as
+ * Node's own answer would, unless a response on that connection has already begun.
+ */
+function answerClientError(err: NodeJS.ErrnoException & { reason?: string }, socket: Duplex): void {
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const [status, code, message] =
+    err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'BAD_REQUEST', 'The request headers are over the server\'s 16 KB limit; send fewer or smaller headers (cookies count too)']
+    : err.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW' ? [413, 'PAYLOAD_TOO_LARGE', 'The chunk extensions of the request body are too large']
+    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'BAD_REQUEST', 'The request took too long to arrive']
+    : [400, 'BAD_REQUEST', `The request is not valid HTTP/1.1${err.reason ? `: ${err.reason}` : ''}`];
+  endSocket(socket, status, JSON.stringify({ error: { code, message } }));
 }
 
 /**
@@ -126,7 +285,7 @@ function answerAs(shared: AppShared, req: IncomingMessage, res: ServerResponse, 
   const answer = answerTemplate(shared, entry, notModified, header(h['accept-encoding']), limits);
   const raw = answer.raw.slice();
   for (const [index, name] of answer.slots) raw[index] = limits[name]!;
-  res.writeHead(answer.status, '', raw);
+  res.writeHead(answer.status, STATUS_CODES[answer.status] ?? '', raw);
   if (answer.body) res.end(answer.body);
   else res.end();
   return true;

@@ -152,6 +152,47 @@ describe('cms serve', { timeout: cliTimeout }, () => {
     }
   });
 
+  describe('a port that is taken', () => {
+    let squatter: ReturnType<typeof createServer>;
+    let taken: number;
+    beforeAll(async () => {
+      squatter = createServer();
+      await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
+      taken = (squatter.address() as { port: number }).port;
+    });
+    afterAll(() => new Promise<void>((resolve) => { squatter.close(() => resolve()); }));
+
+    /** Runs `cms serve` until it exits, or until it prints a URL (it serves somewhere: stopped at once). */
+    const serveUntilExitOrUrl = (args: string[], env: NodeJS.ProcessEnv) => new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [binPath, 'serve', ...args], { cwd: dir, env: { ...process.env, ...embedded, CI: 'true', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stderr.on('data', (d) => { stderr += d; });
+      child.stdout.on('data', (d) => {
+        stdout += d;
+        if (/http:\/\//.test(stdout)) child.kill('SIGTERM');
+      });
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+
+    it('--port P fails with "address in use", names the address, and exits 1 (never another port)', async () => {
+      const r = await serveUntilExitOrUrl(['--port', String(taken)], {});
+      expect(r.stdout).toBe('');
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`Address in use: 127.0.0.1:${taken}`);
+      expect(r.stderr).toContain('--port 0');
+      expect(existsSync(dataFile('server.json'))).toBe(false);
+      expect(existsSync(dataFile('db.lock'))).toBe(false);
+    });
+
+    it('so does a port from PORT', async () => {
+      const r = await serveUntilExitOrUrl([], { PORT: String(taken) });
+      expect(r.stdout).toBe('');
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`Address in use: 127.0.0.1:${taken}`);
+    });
+  });
+
   it('CMS_DATA_DIR points the CLI at another data folder', async () => {
     const copy = join(root, 'copy-of-data');
     cpSync(join(dir, '.cms'), copy, { recursive: true });

@@ -2,7 +2,7 @@ import { and, asc, count, eq, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import { blogAuthors, blogPosts } from '../../db/schema/index.js';
 import { readsDrafts } from '../content/delivery.js';
-import { parseListQuery, parseReadOptions, type QueryPairs } from '../content/query.js';
+import { maxPage, parseListQuery, parseReadOptions, type QueryPairs } from '../content/query.js';
 import type { Ctx } from '../context.js';
 import { CmsError } from '../errors.js';
 import { paginationOf } from '../media/schemas.js';
@@ -32,10 +32,11 @@ function pagingOf(pairs: QueryPairs): { page: number; limit: number } {
     const raw = last(pairs, name);
     if (raw === undefined || raw === '') return def;
     const n = /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
-    if (!(n >= 1 && n <= max)) throw invalid(name, `must be a whole number from 1${max === Infinity ? '' : ` to ${max}`}, got ${raw}`);
+    if (!(n >= 1 && n <= max)) throw invalid(name, `must be a whole number from 1 to ${max}, got ${raw}`);
     return n;
   };
-  return { page: read('page', 1, Infinity), limit: read('limit', 20, 100) };
+  // The same bounds as pages and posts: a larger page would make an offset the database refuses.
+  return { page: read('page', 1, maxPage), limit: read('limit', 20, 100) };
 }
 
 /** Published posts (drafts too for a preview key), filtered by category, tag and author slugs. */

@@ -223,8 +223,10 @@ function sendFile(req: Request, source: FileSource): Response {
   const range = ifRange && ifRange.trim() !== source.etag ? { kind: 'full' as const } : parseRange(req.headers.get('range'), source.size);
   if (range.kind === 'unsatisfiable') {
     headers.set('content-range', `bytes */${source.size}`);
-    headers.delete('content-type');
-    return new Response(null, { status: 416, headers });
+    headers.set('content-type', 'application/json; charset=utf-8');
+    // An error like any other: the API's JSON error shape.
+    const error = { error: { code: 'BAD_REQUEST', message: `The Range header asks for bytes beyond the file's ${source.size} bytes` } };
+    return new Response(JSON.stringify(error), { status: 416, headers });
   }
   const start = range.kind === 'partial' ? range.start : 0;
   const end = range.kind === 'partial' ? range.end : source.size - 1;
