@@ -93,6 +93,8 @@ export interface RouteDef {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   auth: AuthKind;
+  /** A `key` route whose answer has no draft state: preview keys (header or query) are ignored. */
+  ignorePreviewKeys?: boolean;
   handle(rc: RequestContext): Promise<Response | unknown>;
 }
 
@@ -221,7 +223,7 @@ async function buildContext(
     shared,
   };
   if (route.auth === 'key') {
-    rc.keys = await readKeyCredentials(async (presented) => shared.authenticateKey(presented), headers, url.searchParams);
+    rc.keys = await readKeyCredentials(async (presented) => shared.authenticateKey(presented), headers, url.searchParams, { ignorePreview: route.ignorePreviewKeys === true });
     // A valid preview key reads drafts; an API key beside it was checked to be of the same project.
     rc.actor = rc.keys.preview ?? rc.keys.apiKey ?? { kind: 'anonymous' };
     const limited = rc.keys.apiKey ?? rc.keys.preview;

@@ -33,12 +33,14 @@ export interface KeyCredentials {
 
 /**
  * The public API's credentials: `X-API-Key` (or `api_key` in the query, for public keys only)
- * and a preview key in `X-Preview-Key` or `preview`.
+ * and a preview key in `X-Preview-Key` or `preview`. With `ignorePreview` (reads that have no
+ * draft state, such as media metadata) a preview key is not looked at at all, valid or not.
  */
 export async function readKeyCredentials(
   authenticate: (k: string) => Promise<KeyActor | null>,
   headers: Headers,
   query: URLSearchParams,
+  options: { ignorePreview?: boolean } = {},
 ): Promise<KeyCredentials> {
   const headerKey = headers.get('x-api-key');
   const queryKey = query.get('api_key');
@@ -53,6 +55,7 @@ export async function readKeyCredentials(
       throw new CmsError('UNAUTHORIZED', 'API key required via header or query: the key given is invalid or revoked');
     }
   }
+  if (options.ignorePreview) return { apiKey, preview: null };
   const previewValue = headers.get('x-preview-key') ?? query.get('preview');
   let preview: KeyActor | null = null;
   if (previewValue) {

@@ -47,7 +47,8 @@ const credentialParams = new Set(['api_key', 'preview']);
 
 /**
  * The identity of a public read: path, the query with its parameters in a fixed order (filters
- * keep theirs, since only the first 20 apply), and the kind of key that asked.
+ * keep theirs, since only the first 20 apply), and the kind of key that asked. Parameters are
+ * ordered by name only: a repeated one (`sort=a&sort=b`, where the last counts) keeps its order.
  */
 export function cacheKey(path: string, params: URLSearchParams, keyKind: string): string {
   const plain: Array<[string, string]> = [];
@@ -56,7 +57,7 @@ export function cacheKey(path: string, params: URLSearchParams, keyKind: string)
     if (credentialParams.has(k)) continue;
     (k.startsWith('filter') ? filters : plain).push([k, v]);
   }
-  plain.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+  plain.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   const q = [...plain, ...filters].map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
   return `${keyKind} ${path}?${q}`;
 }

@@ -137,6 +137,43 @@ describe('admin routes: members, keys, schema, projects', () => {
       });
     }
 
+    it('refuses a select without choices on create and update, for every kind, with the other problems and in repeaters', async () => {
+      const bad = {
+        slug: 'team',
+        name: 'Team',
+        fields: [
+          { name: 'title', label: 'Title', type: 'text' },
+          { name: 'bad-name', label: 'x', type: 'text' },
+          { name: 'role', label: 'Role', type: 'select' },
+          { name: 'people', label: 'People', type: 'repeater', options: { fields: [{ name: 'level', label: 'Level', type: 'select', options: { choices: [] } }] } },
+        ],
+      };
+      const expectRefused = async (res: { status: number; json(): Promise<any> }) => {
+        expect(res.status).toBe(400);
+        const body = await res.json();
+        expect(body.error.code).toBe('VALIDATION_FAILED');
+        expect(body.error.details.map((d: { path: string }) => d.path)).toEqual([
+          'fields[1].name', 'fields[2].options.choices', 'fields[3].options.fields[0].options.choices',
+        ]);
+        expect(body.error.message).toContain('fields[2].options.choices: required: a select needs at least one choice');
+      };
+      for (const [path] of kinds) {
+        const base = `/api/v1/admin/${path}`;
+        await expectRefused(await h.call('POST', base, { cookie, body: bad }));
+        expect((await h.call('GET', `${base}/team`, { cookie })).status).toBe(404);
+        const ok = await h.call('POST', base, { cookie, body: { ...article, slug: 'team' } });
+        expect(ok.status).toBe(201);
+        await expectRefused(await h.call('PUT', `${base}/team`, { cookie, body: { name: 'Team', fields: bad.fields } }));
+        const kept = await (await h.call('GET', `${base}/team`, { cookie })).json();
+        expect(kept.data.fields).toEqual(article.fields);
+        const withChoices = await h.call('PUT', `${base}/team`, {
+          cookie, body: { fields: [{ name: 'role', label: 'Role', type: 'select', options: { choices: [{ label: 'CTO', value: 'cto' }] } }] },
+        });
+        expect(withChoices.status).toBe(200);
+        expect((await h.call('DELETE', `${base}/team`, { cookie })).status).toBe(200);
+      }
+    });
+
     it('reports every schema problem at once', async () => {
       const res = await h.call('POST', '/api/v1/admin/page-types', {
         cookie, body: { slug: 'Bad Slug', name: 'x', fields: [{ name: '1st', label: 'x', type: 'nope' }] },

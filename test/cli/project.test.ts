@@ -198,6 +198,16 @@ describe('cms in a project folder', { timeout: cliTimeout }, () => {
     ]));
   });
 
+  it('schema add refuses a select without choices, naming the field\'s path, and writes no file', async () => {
+    const r = await cli(['schema', 'add', 'collection', 'team', '--field', 'name:text', '--field', 'role:select']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^VALIDATION_FAILED: /m);
+    expect(r.stderr).toContain('fields[1].options.choices: required: a select needs at least one choice');
+    expect(existsSync(schemaFile('collections', 'team.json'))).toBe(false);
+    const list = await cli(['schema', 'list', '--json']);
+    expect(list.json().data.map((t: { slug: string }) => t.slug)).not.toContain('team');
+  });
+
   it('schema add refuses a bad field spec as a usage error', async () => {
     const r = await cli(['schema', 'add', 'page-type', 'z', '--field', 'title:text:optional']);
     expect(r.code).toBe(2);
@@ -237,6 +247,7 @@ describe('cms in a project folder', { timeout: cliTimeout }, () => {
       slug: 'article', name: 'Article', fields: [
         { name: 'bad-name', label: 'Bad', type: 'text' },
         { name: 'author', label: 'Author', type: 'reference', options: { referenceType: 'user', collectionType: 'products' } },
+        { name: 'role', label: 'Role', type: 'select' },
       ],
     }));
     writeFileSync(bad('page-types', 'faq.json'), JSON.stringify({
@@ -262,7 +273,8 @@ describe('cms in a project folder', { timeout: cliTimeout }, () => {
     problem('page-types/article.json', 'fields[1].options.collectionType', /user/);
     problem('page-types/faq.json', 'fields[0].options.fields[1].type', /repeater/);
     problem('components/card.json', 'fields[0].options.componentSlug', /required/);
-    expect(r.stderr).toMatch(/^VALIDATION_FAILED: The schema has 4 problems/m);
+    problem('page-types/article.json', 'fields[2].options.choices', /at least one choice/);
+    expect(r.stderr).toMatch(/^VALIDATION_FAILED: The schema has 5 problems/m);
 
     const list = await cli(['schema', 'list', '--json', '--config', 'bad.config.json']);
     expect(list.json().data.map((t: { slug: string }) => t.slug).sort()).toEqual(['call-to-action', 'landing-page', 'products', 'quote']);

@@ -94,6 +94,11 @@ describe('full import of a ButterCMS account', () => {
     expect(field('author')).toMatchObject({ type: 'reference', options: { referenceType: 'collectionItem', collectionType: 'people', multiple: false } });
     expect(field('related_products')).toMatchObject({ type: 'reference', options: { collectionType: 'products', multiple: true } });
     expect(field('featured_event')).toMatchObject({ type: 'reference', options: { referenceType: 'page', pageType: 'event-page' } });
+    // A field whose files are not all images (PDFs among them) is a media field; images stay image fields.
+    const products = types.collections!.find((t) => t.slug === 'products')!;
+    expect(products.fields.find((f) => f.name === 'image')!.type).toBe('image');
+    expect(products.fields.find((f) => f.name === 'spec_sheet')!.type).toBe('media');
+    expect((await h.logs(first.id)).map((l) => l.message)).toContain('collections/products.spec_sheet: holds files that are not images, so it is a media field');
   });
 
   it('serves every page through the public API, published as in the source', async () => {
@@ -166,6 +171,9 @@ describe('full import of a ButterCMS account', () => {
     expect(people.pagination.total).toBe(expectedCounts.collections.people);
     const marvin = people.data.find((p: { name: string }) => p.name === 'Marvin Martian');
     expect(marvin.fields.mentor).toMatchObject({ _type: 'people', name: 'Wile E. Coyote' });
+    const sheets = products.data.map((p: { fields: { spec_sheet?: { _mimeType: string } } }) => p.fields.spec_sheet?._mimeType).filter(Boolean);
+    expect(sheets).toContain('application/pdf');
+    expect(sheets).toContain('image/png');
     const menu = await get('/api/v1/collections/navigation-menu-item?limit=100');
     const productsEntry = menu.data.find((m: { name: string }) => m.name === 'Products');
     expect(productsEntry.fields.featured_products.map((p: { sku: string }) => p.sku)).toEqual(['RS-1', 'GM-9', expect.any(String)]);

@@ -122,8 +122,8 @@ describe('migration modes', () => {
     const m = await h.migrate(butter, 'schema_only');
     expect(m.status, m.error ?? '').toBe('completed');
     const products = await h.run<{ fields: Array<{ name: string }> }>('types.get', { kind: 'collections', slug: 'products' });
-    expect(products.fields.map((f) => f.name)).toEqual(['sku', 'legacy_code', 'name', 'price', 'in_stock', 'description', 'image', 'designer', 'released']);
-    expect((await h.logs(m.id)).map((l) => l.message)).toContain('Added fields name, price, in_stock, description, image, designer, released to the existing collection products');
+    expect(products.fields.map((f) => f.name)).toEqual(['sku', 'legacy_code', 'name', 'price', 'in_stock', 'description', 'image', 'spec_sheet', 'designer', 'released']);
+    expect((await h.logs(m.id)).map((l) => l.message)).toContain('Added fields name, price, in_stock, description, image, spec_sheet, designer, released to the existing collection products');
   });
 
   it('stops before writing anything when a type the project has cannot hold the imported values', async () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectionItems, collectionTypes, pages, pageTypes, projects } from '../../src/db/schema/index.js';
 import { testDriver } from '../helpers/db.js';
@@ -165,5 +166,34 @@ describe(`media fields against stored media (${testDriver})`, () => {
     const refused = await h.admin('DELETE', `/api/v1/admin/media/${small.id}`);
     expect(refused.status).toBe(409);
     expect((await refused.json()).error.details.referrers).toEqual([{ id: page.id, slug: 'c', type: 'page' }]);
+  });
+  it('an image field without allowedMimeTypes refuses a text file over HTTP; a media field takes it', async () => {
+    await h.t.run('types.create', {
+      kind: 'collections',
+      definition: { slug: 'docs', name: 'Docs', fields: [
+        { name: 'cover', type: 'image' },
+        { name: 'attachment', type: 'media' },
+        { name: 'shots', type: 'repeater', options: { fields: [{ name: 'shot', type: 'image' }] } },
+      ] },
+    });
+    const text = (await (await h.upload(samples.text, 'notes.txt')).json()).data;
+    const png = (await (await h.upload(await makeImage('png', 2, 2), 'dot.png')).json()).data;
+    expect(text.mimeType).toBe('text/plain');
+    const post = (fields: unknown, slug: string) => h.fetch('/api/v1/collections/docs', {
+      method: 'POST',
+      headers: { 'x-api-key': h.keys.secret, 'idempotency-key': randomUUID(), 'content-type': 'application/json' },
+      body: JSON.stringify({ name: slug, slug, fields }),
+    });
+    const refused = await post({ cover: text.id, attachment: text.id, shots: [{ shot: png.id }, { shot: { _media: text.id } }] }, 'refused');
+    expect(refused.status).toBe(400);
+    const body = await refused.json();
+    expect(body.error.code).toBe('VALIDATION_FAILED');
+    expect(body.error.details).toEqual([
+      { path: 'fields.cover', message: expect.stringMatching(/^media type text\/plain is not an image; an image field allows image\/jpeg, image\/png, .*image\/svg\+xml/) },
+      { path: 'fields.shots[1].shot', message: expect.stringContaining('text/plain is not an image') },
+    ]);
+    const accepted = await post({ cover: png.id, attachment: text.id, shots: [{ shot: { _media: png.id } }] }, 'accepted');
+    expect(accepted.status).toBe(201);
+    expect((await accepted.json()).data.draftContent).toMatchObject({ cover: png.id, attachment: text.id });
   });
 });

@@ -132,6 +132,27 @@ describe(`media files and metadata (${testDriver})`, () => {
     expect((await h.fetch('/api/v1/media/00000000-0000-4000-8000-000000000000', { headers: { 'x-api-key': h.keys.public } })).status).toBe(404);
   });
 
+  it('ignores unknown, revoked and foreign preview keys (header and query) on the metadata read', async () => {
+    const unknown = 'preview_' + 'x'.repeat(40);
+    const revoked = (await h.t.run('keys.create', { type: 'preview' })) as { id: string; key: string };
+    await h.t.run('keys.revoke', { id: revoked.id });
+    const foreign = (await h.t.cms.run('keys.create', { type: 'preview' }, { actor: { kind: 'terminal' }, project: 'other' }) as { key: string }).key;
+    for (const preview of [unknown, 'not-even-a-preview-key', revoked.key, foreign]) {
+      const byHeader = await h.fetch(`/api/v1/media/${text.id}`, { headers: { 'x-api-key': h.keys.public, 'x-preview-key': preview } });
+      expect(byHeader.status).toBe(200);
+      expect((await byHeader.json()).data.id).toBe(text.id);
+      const byQuery = await h.fetch(`/api/v1/media/${text.id}?preview=${encodeURIComponent(preview)}`, { headers: { 'x-api-key': h.keys.public } });
+      expect(byQuery.status).toBe(200);
+    }
+    // The API key rules still apply: a preview key alone is no key, and a bad API key is refused.
+    const alone = await h.fetch(`/api/v1/media/${text.id}`, { headers: { 'x-preview-key': unknown } });
+    expect(alone.status).toBe(401);
+    expect((await alone.json()).error.code).toBe('UNAUTHORIZED');
+    const badKey = await h.fetch(`/api/v1/media/${text.id}`, { headers: { 'x-api-key': 'svc_pk_nope', 'x-preview-key': unknown } });
+    expect(badKey.status).toBe(401);
+    expect((await badKey.json()).error.code).toBe('UNAUTHORIZED');
+  });
+
   it("does not show another project's media by id", async () => {
     const otherKey = (await h.t.cms.run('keys.create', { type: 'public' }, { actor: { kind: 'terminal' }, project: 'other' }) as { key: string }).key;
     const res = await h.fetch(`/api/v1/media/${text.id}`, { headers: { 'x-api-key': otherKey } });

@@ -28,15 +28,36 @@ export function readsDrafts(ctx: Ctx, asked: boolean): boolean {
 
 type Table = typeof pages | typeof collectionItems;
 
-function sortColumns(table: Table, sort: ListQuery['sort']): SQL[] {
+/** A path inside the content as a bound `text[]`: no user text ever becomes SQL. */
+const jsonPath = (path: readonly string[]) => sql`array[${sql.join(path.map((s) => sql`${s}`), sql`, `)}]::text[]`;
+
+/**
+ * Sorting by a content field (`fields.price`): numbers compare as numbers, strings as text,
+ * booleans false before true. Kinds never mix: numbers come first, then strings, booleans, then
+ * objects and arrays, in either direction; a missing value (absent or null) goes last. Ties fall
+ * to the next key and finally to the id, so pages never overlap.
+ */
+function contentSortColumns(content: SQL, path: readonly string[], d: boolean): SQL[] {
+  const v = sql`(${content} #> ${jsonPath(path)})`;
+  const dir = d ? sql`desc` : sql`asc`;
+  return [
+    sql`(case jsonb_typeof(${v}) when 'number' then 0 when 'string' then 1 when 'boolean' then 2 when 'object' then 3 when 'array' then 3 else 4 end) asc`,
+    sql`(case when jsonb_typeof(${v}) = 'number' then (${v})::text::numeric end) ${dir}`,
+    sql`(case when jsonb_typeof(${v}) = 'string' then ${v} #>> '{}' end) ${dir}`,
+    sql`(case when jsonb_typeof(${v}) in ('boolean', 'object', 'array') then ${v} end) ${dir}`,
+  ];
+}
+
+function sortColumns(table: Table, content: SQL, sort: ListQuery['sort']): SQL[] {
   const cols: Record<string, SQL> = {
     createdAt: sql`${table.createdAt}`, updatedAt: sql`${table.updatedAt}`, publishedAt: sql`${table.publishedAt}`,
     name: sql`${table.name}`, slug: sql`${table.slug}`,
     ...(table === collectionItems ? { _sortOrder: sql`${collectionItems.sortOrder}` } : {}),
   };
-  const out = sort.map(({ field, desc: d }) => {
+  const out = sort.flatMap(({ field, desc: d, path }) => {
+    if (path) return contentSortColumns(content, path, d);
     const col = cols[field]!;
-    return d ? sql`${col} desc nulls last` : sql`${col} asc nulls last`;
+    return [d ? sql`${col} desc nulls last` : sql`${col} asc nulls last`];
   });
   out.push(sql`${table.id} asc`);
   return out;
@@ -70,7 +91,7 @@ function filterCondition(content: SQL, table: Table, f: FilterCondition): SQL {
   } else {
     // Every path segment is a bound parameter: no user text ever becomes SQL. An array, not
     // function arguments, so a path of any depth fits (functions take at most 100 arguments).
-    const path = sql`array[${sql.join(f.target.path.map((s) => sql`${s}`), sql`, `)}]::text[]`;
+    const path = jsonPath(f.target.path);
     text = sql`(${content} #>> ${path})`;
     numeric = numericOf(sql`(${content} #> ${path})`, true);
   }
@@ -117,13 +138,14 @@ interface ListPlan {
 
 async function planList(ctx: Ctx, opts: ListOptions): Promise<ListPlan> {
   const { kind, pairs, drafts } = opts;
-  const query = parseListQuery(pairs, kind === 'page' ? pageSortFields : itemSortFields);
+  // Collections sort by their own fields too (`sort=fields.price`); pages keep the contract's keys.
+  const query = parseListQuery(pairs, kind === 'page' ? pageSortFields : itemSortFields, { sortByContentFields: kind === 'item' });
   const table: Table = kind === 'page' ? pages : collectionItems;
   const content = drafts ? sql`${table.draftContent}` : sql`${table.publishedContent}`;
   const where: Array<SQL | undefined> = [eq(table.projectId, ctx.project.id), isNull(table.deletedAt)];
   if (!drafts) where.push(eq(table.status, 'published'));
   const plan: ListPlan = {
-    kind, query, drafts, empty: false, condition: undefined, order: sortColumns(table, query.sort),
+    kind, query, drafts, empty: false, condition: undefined, order: sortColumns(table, content, query.sort),
     offset: (query.page - 1) * query.limit, typeSlug: null, totalKey: '',
   };
   let typeId = '';

@@ -4,11 +4,21 @@ import { CmsError } from '../errors.js';
 export interface ListQuery {
   page: number;
   limit: number;
-  sort: Array<{ field: string; desc: boolean }>;
+  /** `path` is set for a content field (`fields.a.b` → ['a', 'b']); `field` is then `fields.a.b`. */
+  sort: SortKey[];
   fields: FieldSelection;
   media: 'object' | 'url';
   refTypes: boolean;
 }
+
+export interface SortKey {
+  field: string;
+  desc: boolean;
+  path?: string[];
+}
+
+/** Sort keys per request: enough for any real ordering, and a bound on the ORDER BY it makes. */
+export const maxSortKeys = 10;
 
 export interface FieldSelection {
   include: Set<string> | null;
@@ -74,14 +84,28 @@ export function selectFields(fields: Record<string, unknown>, selection: FieldSe
   return out;
 }
 
-export function parseSort(raw: string | undefined, allowed: readonly string[], def: string): ListQuery['sort'] {
+/**
+ * `sort=a,-b`: keys in order, `-` for descending. With `contentFields` (collections), a key may
+ * also be `fields.<name>[.<name>…]`, a path inside the content, checked like filter paths.
+ */
+export function parseSort(raw: string | undefined, allowed: readonly string[], def: string, options: { contentFields?: boolean } = {}): ListQuery['sort'] {
   const value = raw === undefined || raw.trim() === '' ? def : raw;
   const keys: ListQuery['sort'] = [];
+  const allowedText = [...allowed, ...(options.contentFields ? ['fields.<name>'] : [])].join(', ');
   for (const part of value.split(',').map((s) => s.trim()).filter(Boolean)) {
     const desc = part.startsWith('-');
     const field = desc ? part.slice(1) : part;
-    if (!allowed.includes(field)) throw invalid('sort', `cannot sort by "${field}"; allowed: ${allowed.join(', ')}`);
-    if (!keys.some((k) => k.field === field)) keys.push({ field, desc });
+    let path: string[] | undefined;
+    if (options.contentFields && (field === 'fields' || field.startsWith('fields.'))) {
+      const rest = field.slice('fields.'.length);
+      if (field === 'fields' || !jsonPathPattern.test(rest)) throw invalidPath('sort', field);
+      path = rest.split('.');
+    } else if (!allowed.includes(field)) {
+      throw invalid('sort', `cannot sort by "${field}"; allowed: ${allowedText}`);
+    }
+    if (keys.some((k) => k.field === field)) continue;
+    if (keys.length >= maxSortKeys) throw invalid('sort', `at most ${maxSortKeys} sort keys`);
+    keys.push(path ? { field, desc, path } : { field, desc });
   }
   return keys;
 }
@@ -97,11 +121,11 @@ export function parseReadOptions(pairs: QueryPairs): Pick<ListQuery, 'fields' | 
   };
 }
 
-export function parseListQuery(pairs: QueryPairs, sortable: readonly string[]): ListQuery {
+export function parseListQuery(pairs: QueryPairs, sortable: readonly string[], options: { sortByContentFields?: boolean } = {}): ListQuery {
   return {
     page: parseIntParam(pairs, 'page', 1, 1, maxPage),
     limit: parseIntParam(pairs, 'limit', 20, 1, 100),
-    sort: parseSort(last(pairs, 'sort'), sortable, '-publishedAt'),
+    sort: parseSort(last(pairs, 'sort'), sortable, '-publishedAt', { contentFields: options.sortByContentFields === true }),
     ...parseReadOptions(pairs),
   };
 }

@@ -151,6 +151,8 @@ export interface StoredMediaRef {
   id: string;
   /** The public file URL (what HTML that embedded the source URL is rewritten to). */
   fileUrl: string;
+  /** The file's type, sniffed from its bytes: image fields holding other files become media fields. */
+  mimeType: string;
 }
 
 export interface MediaWriteResult {
@@ -425,11 +427,11 @@ async function storeMedia(ctx: Ctx, write: MediaWrite): Promise<MediaWriteResult
   const fileUrl = (filename: string) => mediaFileUrl(ctx.settings.baseUrl, ctx.project.slug, filename);
   for (const file of write.files) {
     const sha256 = sha256Hex(file.data);
-    const [existing] = await ctx.db.select({ id: media.id, filename: media.filename }).from(media)
+    const [existing] = await ctx.db.select({ id: media.id, filename: media.filename, mimeType: media.mimeType }).from(media)
       .where(and(eq(media.projectId, ctx.project.id), eq(media.sha256, sha256), isNull(media.deletedAt)))
       .orderBy(asc(media.createdAt), asc(media.id)).limit(1);
     if (existing) {
-      result.byUrl[file.url] = { id: existing.id, fileUrl: fileUrl(existing.filename) };
+      result.byUrl[file.url] = { id: existing.id, fileUrl: fileUrl(existing.filename), mimeType: existing.mimeType };
       result.deduplicated += 1;
       continue;
     }
@@ -438,7 +440,7 @@ async function storeMedia(ctx: Ctx, write: MediaWrite): Promise<MediaWriteResult
       const name = originalFilename.safeParse(file.filename);
       const alt = file.altText ? altTextSchema.safeParse(file.altText.slice(0, 1000)) : null;
       const view = await storeUpload(ctx, { data: file.data, filename: name.success ? name.data : 'file', altText: alt?.success ? alt.data : null });
-      result.byUrl[file.url] = { id: view.id, fileUrl: view.url };
+      result.byUrl[file.url] = { id: view.id, fileUrl: view.url, mimeType: view.mimeType };
       result.imported += 1;
     } catch (e) {
       if (!isCmsError(e) || !skippableUpload.has(e.code)) throw e;

@@ -61,6 +61,10 @@ export interface SelectChoice {
   value: string;
 }
 export interface SelectOptions extends UiOptions {
+  /**
+   * Definitions are refused without at least one choice (a select without choices would accept
+   * any string); optional here because types stored before that rule may lack them.
+   */
   choices?: SelectChoice[] | undefined;
 }
 export interface ReferenceOptions extends UiOptions {
@@ -200,10 +204,12 @@ function mediaOptions(type: 'image' | 'media') {
 
 const choiceSchema = closedObject({ label: z.string(), value: z.string() }, (key) => `unknown property "${key}" of a choice`);
 
+const needsChoices = 'a select needs at least one choice, like [{ "label": "Red", "value": "red" }]';
+
 const selectOptions = optionsObject('select', {
   choices: z
-    .array(choiceSchema)
-    .min(1)
+    .array(choiceSchema, { error: (issue) => (issue.input === undefined ? `required: ${needsChoices}` : undefined) })
+    .min(1, { error: `must not be empty: ${needsChoices}` })
     .superRefine((choices: unknown, ctx) => {
       if (!Array.isArray(choices)) return;
       const seen = new Set<string>();
@@ -214,8 +220,7 @@ const selectOptions = optionsObject('select', {
         }
         seen.add(choice.value);
       });
-    }, always)
-    .optional(),
+    }, always),
 });
 
 const referenceOptions = optionsObject('reference', {
@@ -308,7 +313,7 @@ const optionsByType = {
   datetime: optionsObject('datetime', {}).optional(),
   color: optionsObject('color', {}).optional(),
   json: optionsObject('json', {}).optional(),
-  select: selectOptions.optional(),
+  select: requiredOptions(selectOptions),
   reference: requiredOptions(referenceOptions),
   componentPicker: componentPickerOptions.optional(),
   nestedComponent: requiredOptions(nestedComponentOptions),

@@ -21,6 +21,7 @@ export type {
   SchemaSetIssue,
 } from './fields.js';
 export { validateContent, requiredMissing, collectRefs } from './validate-content.js';
+export { defaultImageMimeTypes } from './media-types.js';
 export type {
   ContentLookups,
   ContentTarget,

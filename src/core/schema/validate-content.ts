@@ -1,6 +1,7 @@
 import { isValidColor } from './colors.js';
 import type { FieldOf, ReferenceType, SchemaField, TypeDefinition } from './fields.js';
 import { formatPath, type Issue, type PathSegment } from './issues.js';
+import { defaultImageMimeTypes } from './media-types.js';
 
 /** What an id in content points at; one `existingIds` call is made per distinct target. */
 export type ContentTarget =
@@ -20,7 +21,11 @@ export type ComponentLookup = (slug: string) => TypeDefinition | undefined;
 export interface ContentLookups {
   /** The ids among `ids` that exist (not deleted); called once per target for the whole document. */
   existingIds(target: ContentTarget, ids: string[]): Promise<Set<string>>;
-  /** Needed for allowedMimeTypes / maxFileSize; without it those options are not checked. */
+  /**
+   * The media among `ids` that exist, with their type and size: when given, it answers for media
+   * existence too (one query per document), and image fields, allowedMimeTypes and maxFileSize are
+   * checked against it; without it only existence is checked.
+   */
   media?(ids: string[]): Promise<Map<string, MediaInfo>>;
   /** Components of the project, already loaded. */
   component(slug: string): TypeDefinition | undefined;
@@ -53,8 +58,9 @@ interface ExistenceUse {
   path: PathSegment[];
   id: string;
   target: ContentTarget;
-  // Only for media fields that restrict the files they accept.
-  constraints?: { allowedMimeTypes?: string[]; maxFileSize?: number };
+  // Only for media fields that restrict the files they accept. `imageDefault`: the allowed types
+  // are the image field's default (no allowedMimeTypes in its options).
+  constraints?: { allowedMimeTypes?: readonly string[]; maxFileSize?: number; imageDefault?: boolean };
 }
 
 interface Walk {
@@ -276,9 +282,15 @@ function validateValue(field: SchemaField, value: unknown, path: PathSegment[], 
       const media = mediaIdOf(value);
       if (!media) return fail(MEDIA_MESSAGE);
       const options = field.options ?? {};
+      // An image field takes images only unless its options say otherwise; a media field takes any type.
+      const imageDefault = field.type === 'image' && options.allowedMimeTypes === undefined;
       const constraints =
-        options.allowedMimeTypes !== undefined || options.maxFileSize !== undefined
-          ? { allowedMimeTypes: options.allowedMimeTypes, maxFileSize: options.maxFileSize }
+        imageDefault || options.allowedMimeTypes !== undefined || options.maxFileSize !== undefined
+          ? {
+              allowedMimeTypes: imageDefault ? defaultImageMimeTypes : options.allowedMimeTypes,
+              maxFileSize: options.maxFileSize,
+              ...(imageDefault ? { imageDefault: true } : {}),
+            }
           : undefined;
       walk.uses.push({ path, id: media.id, target: { kind: 'media' }, ...(constraints ? { constraints: stripUndefined(constraints) } : {}) });
       return value;
@@ -440,31 +452,38 @@ async function checkExistence(walk: Walk, lookups: ContentLookups): Promise<void
     group.ids.add(use.id.toLowerCase());
   }
   const existing = new Map<string, Set<string>>();
+  // Media: one lookup answers existence, type and size alike, when the caller can give them.
+  const mediaInfo = new Map<string, MediaInfo>();
   await Promise.all(
     [...groups].map(async ([key, group]) => {
+      if (group.target.kind === 'media' && lookups.media) {
+        const infos = await lookups.media([...group.ids]);
+        for (const [id, info] of infos) mediaInfo.set(id.toLowerCase(), info);
+        existing.set(key, new Set(mediaInfo.keys()));
+        return;
+      }
       const found = await lookups.existingIds(group.target, [...group.ids]);
       existing.set(key, new Set([...found].map((id) => id.toLowerCase())));
     }),
   );
 
-  const constrained: ExistenceUse[] = [];
   for (const use of walk.uses) {
     const id = use.id.toLowerCase();
     if (!existing.get(targetKey(use.target))?.has(id)) {
       addIssue(walk, use.path, `${use.target.kind === 'media' ? 'media' : `referenced ${describeTarget(use.target)}`} "${use.id}" does not exist`);
-    } else if (use.constraints) {
-      constrained.push(use);
+      continue;
     }
-  }
-  if (constrained.length === 0 || !lookups.media) return;
-  const infos = await lookups.media([...new Set(constrained.map((use) => use.id.toLowerCase()))]);
-  const infoById = new Map([...infos].map(([id, info]) => [id.toLowerCase(), info]));
-  for (const use of constrained) {
-    const info = infoById.get(use.id.toLowerCase());
+    const info = use.constraints ? mediaInfo.get(id) : undefined;
     if (!info) continue;
-    const { allowedMimeTypes, maxFileSize } = use.constraints ?? {};
+    const { allowedMimeTypes, maxFileSize, imageDefault } = use.constraints ?? {};
     if (allowedMimeTypes !== undefined && !mimeTypeAllowed(info.mimeType, allowedMimeTypes)) {
-      addIssue(walk, use.path, `media type ${info.mimeType} is not allowed (allowed: ${allowedMimeTypes.join(', ')})`);
+      addIssue(
+        walk,
+        use.path,
+        imageDefault
+          ? `media type ${info.mimeType} is not an image; an image field allows ${allowedMimeTypes.join(', ')} (use a media field, or set options.allowedMimeTypes, for other files)`
+          : `media type ${info.mimeType} is not allowed (allowed: ${allowedMimeTypes.join(', ')})`,
+      );
     }
     if (maxFileSize !== undefined && info.size > maxFileSize) {
       addIssue(walk, use.path, `media file is ${info.size} bytes, more than the maximum of ${maxFileSize} bytes`);

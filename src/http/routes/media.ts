@@ -269,8 +269,10 @@ const metadataRoute: RouteDef = {
   method: 'GET',
   path: '/api/v1/media/:id',
   auth: 'key',
+  // Media has no draft state: a preview key (valid, unknown or revoked) is not looked at; the
+  // API key rules apply as on every public read.
+  ignorePreviewKeys: true,
   async handle(rc) {
-    // Media has no draft state: a preview key adds nothing and is not a key for this read.
     const actor = rc.keys.apiKey ?? anonymous;
     const data = await rc.cms.run('media.get', { id: rc.params.id }, { actor });
     return json({ data }, 200, publicHeaders);

@@ -139,6 +139,7 @@ function convertValue(value: unknown, plan: FieldPlan, path: string, state: Stat
       if (typeof value === 'boolean') return value;
       return drop(state, path, `expected a boolean, got ${preview(value)}`);
     case 'image':
+    case 'media':
       if (value === '') return undefined;
       return convertMedia(value, path, state);
     case 'json':

@@ -3,6 +3,7 @@
 // component schema is reconstructed from delivered values: each sample value is classified on its
 // own, then all observations of a field are united (contract, Migration behaviour rule 2).
 
+import { defaultImageMimeTypes } from '../../core/schema/media-types.js';
 import { humanize, makeUnique, toFieldName, toKebabCase, toSlug } from './names.js';
 import type { ComponentDefinition, ImportWarning, ReferenceKind, SchemaField } from './types.js';
 
@@ -18,6 +19,12 @@ export interface InferOptions {
   collectionSlugFor?: (sourceKey: string) => string;
   /** Our page-type slug for a source page type (default: `toSlug`). */
   pageTypeSlugFor?: (sourcePageType: string) => string;
+  /**
+   * The type of a media URL's file once downloaded (sniffed from its bytes). A field whose files
+   * are not all images becomes a `media` field; without this, the URL's extension decides, and a
+   * URL without one (ButterCMS CDN URLs have none) counts as an image.
+   */
+  mediaTypeOf?: (url: string) => string | undefined;
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -77,6 +84,26 @@ export function isMediaUrl(value: string, mediaHosts: readonly string[] = []): b
     if (wanted === host || (!wanted.includes(':') && wanted === hostname)) return true;
   }
   return FILE_PATH.test(url.pathname);
+}
+
+const IMAGE_EXTENSION = /\.(?:jpe?g|png|gif|webp|avif|svg|heic|heif|tiff?|bmp|ico)$/i;
+const ANY_EXTENSION = /\.[a-z0-9]{1,5}$/i;
+
+/**
+ * `image` for a media URL whose file is an image, `media` for any other file (PDFs, video...): by
+ * the downloaded file's type when known, else by the URL's extension; no extension counts as image.
+ */
+export function mediaFieldTypeOf(url: string, mediaTypeOf?: (url: string) => string | undefined): 'image' | 'media' {
+  const known = mediaTypeOf?.(url);
+  if (known !== undefined) return defaultImageMimeTypes.includes(known.toLowerCase()) ? 'image' : 'media';
+  let last = '';
+  try {
+    last = new URL(url).pathname.split('/').filter(Boolean).at(-1) ?? '';
+  } catch {
+    return 'image';
+  }
+  if (IMAGE_EXTENSION.test(last) || !ANY_EXTENSION.test(last)) return 'image';
+  return 'media';
 }
 
 export function isReferenceUri(value: string): boolean {
@@ -161,7 +188,7 @@ export function fieldsOfItem(item: Record<string, unknown>): Record<string, unkn
 // ------------------------------------------------------------------------------------------------
 // Plans: the inferred schema plus what the converter needs (source keys, component slugs).
 
-export type ScalarFieldType = 'text' | 'textarea' | 'wysiwyg' | 'date' | 'number' | 'boolean' | 'image' | 'json';
+export type ScalarFieldType = 'text' | 'textarea' | 'wysiwyg' | 'date' | 'number' | 'boolean' | 'image' | 'media' | 'json';
 
 interface PlanBase {
   /** Our field name (valid for `^[a-zA-Z][a-zA-Z0-9_]*$`). */
@@ -240,7 +267,7 @@ export interface InferenceResult {
 // ------------------------------------------------------------------------------------------------
 // Observations of single values.
 
-type StringType = 'text' | 'textarea' | 'wysiwyg' | 'date' | 'image';
+type StringType = 'text' | 'textarea' | 'wysiwyg' | 'date' | 'image' | 'media';
 
 type Observation =
   | { kind: 'empty'; array: boolean }
@@ -273,6 +300,7 @@ function describe(o: Observation): string {
 
 interface Ctx {
   mediaHosts: readonly string[];
+  mediaTypeOf: ((url: string) => string | undefined) | undefined;
   collectionOfItemId: (id: number | string) => string | null | undefined;
   collectionSlugFor: (key: string) => string;
   pageTypeSlugFor: (type: string) => string;
@@ -282,7 +310,7 @@ interface Ctx {
 
 function observeString(value: string, ctx: Ctx): Observation {
   if (isReferenceUri(value)) return observeReference(value, ctx, false) ?? { kind: 'string', type: 'text' };
-  if (isMediaUrl(value, ctx.mediaHosts)) return { kind: 'string', type: 'image' };
+  if (isMediaUrl(value, ctx.mediaHosts)) return { kind: 'string', type: mediaFieldTypeOf(value, ctx.mediaTypeOf) };
   if (isDateString(value)) return { kind: 'string', type: 'date' };
   if (isHtml(value)) return { kind: 'string', type: 'wysiwyg' };
   if (value.includes('\n') || value.length > 255) return { kind: 'string', type: 'textarea' };
@@ -309,7 +337,7 @@ function observe(value: unknown, ctx: Ctx): Observation {
   if (isPlainObject(value)) {
     const reference = observeReference(value, ctx, false);
     if (reference) return reference;
-    if (isMediaWithAlt(value, ctx.mediaHosts)) return { kind: 'string', type: 'image' };
+    if (isMediaWithAlt(value, ctx.mediaHosts)) return { kind: 'string', type: mediaFieldTypeOf(value.url, ctx.mediaTypeOf) };
     return { kind: 'object', value };
   }
   return { kind: 'json' };
@@ -345,7 +373,7 @@ function mergeReferences(list: readonly ReferenceObservation[]): ReferenceObserv
 // ------------------------------------------------------------------------------------------------
 // Uniting observations into one field.
 
-const STRING_RANK: Record<StringType, number> = { date: 0, image: 0, text: 0, textarea: 1, wysiwyg: 2 };
+const STRING_RANK: Record<StringType, number> = { date: 0, image: 0, media: 0, text: 0, textarea: 1, wysiwyg: 2 };
 const BY_RANK = ['text', 'textarea', 'wysiwyg'] as const;
 
 type Placement = 'top' | 'component' | 'repeater';
@@ -381,6 +409,8 @@ function planField(base: PlanBase, observations: readonly Observation[], site: F
   if (seen.every((o) => o.kind === 'string' || o.kind === 'number')) {
     if (seen.every((o) => o.kind === 'number')) return { ...base, type: 'number' };
     if (kinds.length === 1) return { ...base, type: (seen[0] as { type: StringType }).type };
+    // Files of which some are not images: a media field takes them all.
+    if (seen.every((o) => o.kind === 'string' && (o.type === 'image' || o.type === 'media'))) return { ...base, type: 'media' };
     const rank = Math.max(...seen.map((o) => (o.kind === 'string' ? STRING_RANK[o.type] : 0)));
     const type = BY_RANK[rank] ?? 'text';
     warn(ctx, `${conflict}; using ${type}`);
@@ -547,6 +577,7 @@ function toInferredSchema(plan: FieldPlan[]): InferredSchema {
 function createCtx(options: InferOptions): Ctx {
   return {
     mediaHosts: options.mediaHosts ?? [],
+    mediaTypeOf: options.mediaTypeOf,
     collectionOfItemId: options.collectionOfItemId ?? (() => undefined),
     collectionSlugFor: options.collectionSlugFor ?? ((key) => toSlug(key)),
     pageTypeSlugFor: options.pageTypeSlugFor ?? ((type) => toSlug(type)),

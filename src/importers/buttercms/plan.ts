@@ -32,6 +32,8 @@ export interface ImportPlan {
 
 export interface PlanOptions {
   mediaHosts?: readonly string[];
+  /** The sniffed type of each downloaded file: fields whose files are not all images become `media`. */
+  mediaTypeOf?: (url: string) => string | undefined;
 }
 
 const pageGroup = (slug: string) => `page type ${slug}`;
@@ -73,6 +75,7 @@ export function planImport(source: SourceData, options: PlanOptions = {}): Impor
 
   const inference: InferenceResult = inferSchemas(groups, {
     mediaHosts: options.mediaHosts ?? [],
+    ...(options.mediaTypeOf ? { mediaTypeOf: options.mediaTypeOf } : {}),
     collectionOfItemId: (id) => collectionOfId.get(String(id)),
     collectionSlugFor: (key) => slugOfCollection.get(key) ?? toSlug(key),
     pageTypeSlugFor: (type) => slugOfType.get(type) ?? toSlug(type),
@@ -150,6 +153,8 @@ type Options = Record<string, unknown>;
 const optionsOf = (f: SchemaField): Options => f.options ?? {};
 
 function mergeField(old: SchemaField, wanted: SchemaField, path: string, conflicts: string[]): SchemaField {
+  // A media field takes images too (an earlier run may have found other files in it).
+  if (old.type === 'media' && wanted.type === 'image') return old;
   if (old.type !== wanted.type) {
     conflicts.push(`${path}: the project has a ${old.type} field, the import needs ${wanted.type}`);
     return old;

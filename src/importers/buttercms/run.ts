@@ -1,7 +1,8 @@
 // One ButterCMS migration, from start to its last state (contract: Migration status, decisions
 // §10): mapping (read and discover the source), validating (infer and check the schema; a dry run
-// ends here with its report), importing (schema, media in batches of 50, collection items and
-// pages in two passes, the blog), completed. Source requests never happen inside a transaction:
+// ends here with its report), importing (media in batches of 50, then the schema, knowing which
+// fields hold files other than images; collection items and pages in two passes, the blog),
+// completed. Source requests never happen inside a transaction:
 // each batch is fetched first, then written by one step operation, which also records progress,
 // stats and log lines, and applies a pause request once the batch is in.
 
@@ -22,7 +23,7 @@ import { containsRef, orderForCreation, preparePages, prepareItems, refTargets, 
 import { isMediaUrl } from './infer.js';
 import { mergeWithExisting, planImport, type ExistingSchema, type ImportPlan, type MergeResult, type SchemaKind } from './plan.js';
 import { readBlog, readSource, type SourceData } from './source.js';
-import type { ImportWarning } from './types.js';
+import type { ImportWarning, SchemaField } from './types.js';
 
 export const mediaBatchSize = 50;
 /**
@@ -126,7 +127,7 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
     phase = 'validating';
 
     // ---- validating: infer the schema, meet the project's, check everything before any write.
-    const plan = planImport(source, { mediaHosts });
+    let plan = planImport(source, { mediaHosts });
     const existing = (await cms.run('schema.pull', {}, options)) as ExistingSchema;
     const merge = mergeWithExisting(existing, plan);
     const issues = checkMerged(existing, merge);
@@ -155,23 +156,32 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
       throw new ImportFailure(`The imported schema does not fit the project's (${problems.length} problem${problems.length === 1 ? '' : 's'}; see the log); nothing was written`);
     }
 
-    // ---- importing: the schema first.
-    phase = 'importing';
-    await step({
-      status: 'importing',
-      report,
-      progress: { phase: 'schema', done: 0, total: 1 },
-      logs: planLogs,
-      write: { kind: 'schema', components: merge.write.components as TypeDefinition[], pageTypes: merge.write.pageTypes as TypeDefinition[], collections: merge.write.collections as TypeDefinition[] },
+    const schemaWrite = (m: MergeResult): StepWrite => ({
+      kind: 'schema', components: m.write.components as TypeDefinition[], pageTypes: m.write.pageTypes as TypeDefinition[], collections: m.write.collections as TypeDefinition[],
     });
-    await step({ progress: { phase: 'schema', done: 1, total: 1 }, logs: schemaLogs(merge) });
+    phase = 'importing';
     if (mode === 'schema_only') {
+      // No files are read: a media URL's field type comes from its extension (none: image).
+      await step({ status: 'importing', report, progress: { phase: 'schema', done: 0, total: 1 }, logs: planLogs, write: schemaWrite(merge) });
+      await step({ progress: { phase: 'schema', done: 1, total: 1 }, logs: schemaLogs(merge) });
       await step({ status: 'completed', progress: { phase: 'done', done: 1, total: 1 }, logs: [{ level: 'info', message: 'Schema imported (schema only)' }] });
       return;
     }
 
-    // ---- media, 50 files per batch: downloaded first, then stored in one transaction.
+    // ---- importing: media first, 50 files per batch (downloaded, then stored in one transaction),
+    // so the schema knows which fields hold files other than images: those become media fields.
+    await step({ status: 'importing', report, progress: { phase: 'media', done: 0, total: mediaUrls.length }, logs: planLogs });
     const media = await importMedia(client, mediaUrls, source, cms.config.maxUploadBytes, step);
+    const filed = planImport(source, { mediaHosts, mediaTypeOf: (url) => media.get(url)?.mimeType });
+    const filedMerge = mergeWithExisting(existing, filed);
+    const filedProblems = [...filedMerge.conflicts, ...checkMerged(existing, filedMerge)];
+    if (filedProblems.length) {
+      await step({ logs: filedProblems.map((p): MigrationLogLine => ({ level: 'error', message: p })) });
+      throw new ImportFailure(`The imported schema does not fit the project's once the files are known (${filedProblems.length} problem${filedProblems.length === 1 ? '' : 's'}; see the log); the files were imported, nothing else was written`);
+    }
+    plan = filed;
+    await step({ progress: { phase: 'schema', done: 0, total: 1 }, logs: retypedLogs(merge, filedMerge), write: schemaWrite(filedMerge) });
+    await step({ progress: { phase: 'schema', done: 1, total: 1 }, logs: schemaLogs(filedMerge) });
 
     // ---- collection items, then pages: each created whole once its targets exist; entries in a
     // reference cycle are completed (references, publish) by a second pass.
@@ -261,6 +271,30 @@ function collectAllMediaUrls(source: SourceData, hosts: readonly string[]): stri
   for (const items of source.collections.values()) for (const u of collectMediaUrls(items, hosts)) urls.add(u);
   for (const u of blogMediaUrls(source, hosts)) urls.add(u);
   return [...urls].filter((u) => isMediaUrl(u, hosts));
+}
+
+/** Fields that became media fields once their files were read (a file in them is not an image). */
+function retypedLogs(before: MergeResult, after: MergeResult): MigrationLogLine[] {
+  const lines: MigrationLogLine[] = [];
+  const visit = (was: readonly SchemaField[], now: readonly SchemaField[], path: string): void => {
+    for (const field of now) {
+      const old = was.find((f) => f.name === field.name);
+      if (!old) continue;
+      if (old.type === 'image' && field.type === 'media') {
+        lines.push({ level: 'info', message: `${path}.${field.name}: holds files that are not images, so it is a media field` });
+      }
+      if (old.type === 'repeater' && field.type === 'repeater') {
+        visit((old.options?.fields as SchemaField[] | undefined) ?? [], (field.options?.fields as SchemaField[] | undefined) ?? [], `${path}.${field.name}[]`);
+      }
+    }
+  };
+  for (const kind of ['components', 'collections', 'pageTypes'] as const) {
+    for (const type of after.write[kind]) {
+      const was = before.write[kind].find((t) => t.slug === type.slug);
+      if (was) visit(was.fields, type.fields, `${kind}/${type.slug}`);
+    }
+  }
+  return lines;
 }
 
 function checkMerged(existing: ExistingSchema, merge: MergeResult): string[] {

@@ -33,7 +33,7 @@ const baseOptions: Record<FieldType, Record<string, unknown> | undefined> = {
   datetime: undefined,
   color: undefined,
   json: undefined,
-  select: undefined,
+  select: { choices: [{ label: 'A', value: 'a' }] },
   reference: { collectionType: 'products' },
   componentPicker: undefined,
   nestedComponent: { componentSlug: 'hero' },
@@ -236,7 +236,27 @@ describe('options per type', () => {
       { path: 'fields[0].options.choices[0]', message: 'must be an object' },
     ]);
     expect(issuesOf([{ name: 'f', type: 'select', options: { choices: [] } }])).toEqual([
-      { path: 'fields[0].options.choices', message: 'must have at least 1 item' },
+      { path: 'fields[0].options.choices', message: 'must not be empty: a select needs at least one choice, like [{ "label": "Red", "value": "red" }]' },
+    ]);
+  });
+
+  it('select: refuses a select without choices (no options, or options without choices), in repeaters too, with every other problem', () => {
+    const needs = 'a select needs at least one choice, like [{ "label": "Red", "value": "red" }]';
+    expect(issuesOf([{ name: 'role', type: 'select' }])).toEqual([{ path: 'fields[0].options.choices', message: `required: ${needs}` }]);
+    expect(issuesOf([{ name: 'role', type: 'select', options: { helpText: 'Pick one' } }])).toEqual([
+      { path: 'fields[0].options.choices', message: `required: ${needs}` },
+    ]);
+    expect(
+      issuesOf([
+        { name: 'title', type: 'text' },
+        { name: 'bad-name', type: 'text' },
+        { name: 'role', type: 'select' },
+        { name: 'people', type: 'repeater', options: { fields: [{ name: 'who', type: 'text' }, { name: 'level', type: 'select', options: { choices: [] } }] } },
+      ]),
+    ).toEqual([
+      { path: 'fields[1].name', message: expect.stringContaining('must match') },
+      { path: 'fields[2].options.choices', message: `required: ${needs}` },
+      { path: 'fields[3].options.fields[1].options.choices', message: `must not be empty: ${needs}` },
     ]);
   });
 

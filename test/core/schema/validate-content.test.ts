@@ -241,7 +241,7 @@ describe('select', () => {
     expect(await issuesFor(size, 'Large')).toEqual([{ path: 'fields.size', message: 'must be one of: "s", "l"' }]);
     expect(await issuesFor(size, 1)).toEqual([{ path: 'fields.size', message: 'must be a string' }]);
   });
-  it('accepts any string when no choices are defined', async () => {
+  it('accepts any string in a select stored without choices (definitions made before choices were required)', async () => {
     await expectAccepted(field({ name: 'size', type: 'select' }), 'anything');
   });
 });
@@ -261,12 +261,16 @@ describe.each(['image', 'media'] as const)('%s', (type) => {
     expect(await issuesFor(plain, value)).toEqual([{ path: 'fields.file', message: expect.stringContaining('must be a valid media reference') }]);
   });
 
-  it('checks that the media exists', async () => {
+  it('checks that the media exists, in one lookups.media call (or existingIds without it)', async () => {
     const lookups = fakeLookups();
     expect(await issuesFor(plain, { _media: ID.missing }, lookups)).toEqual([
       { path: 'fields.file', message: `media "${ID.missing}" does not exist` },
     ]);
-    expect(lookups.calls).toEqual([{ target: { kind: 'media' }, ids: [ID.missing] }]);
+    expect(lookups.calls).toEqual([]);
+    expect(lookups.mediaCalls).toEqual([[ID.missing]]);
+    const bare = fakeLookups({ withMedia: false });
+    expect(await issuesFor(plain, ID.missing, bare)).toEqual([{ path: 'fields.file', message: `media "${ID.missing}" does not exist` }]);
+    expect(bare.calls).toEqual([{ target: { kind: 'media' }, ids: [ID.missing] }]);
   });
 
   it('enforces allowedMimeTypes (with type/* wildcards) and maxFileSize through lookups.media', async () => {
@@ -280,16 +284,81 @@ describe.each(['image', 'media'] as const)('%s', (type) => {
     expect(await issuesFor(exact, ID.png)).toEqual([{ path: 'fields.file', message: expect.stringContaining('image/png is not allowed') }]);
     const small = field({ name: 'file', type, options: { maxFileSize: 10_000 } });
     await expectAccepted(small, ID.png);
-    expect(await issuesFor(small, ID.pdf)).toEqual([
-      { path: 'fields.file', message: 'media file is 900000 bytes, more than the maximum of 10000 bytes' },
+    const tiny = field({ name: 'file', type, options: { maxFileSize: 1_000 } });
+    expect(await issuesFor(tiny, ID.png)).toEqual([
+      { path: 'fields.file', message: 'media file is 2000 bytes, more than the maximum of 1000 bytes' },
     ]);
   });
 
-  it('skips the file checks when lookups.media is not provided, and asks it nothing for unconstrained fields', async () => {
-    await expectAccepted(field({ name: 'file', type, options: { maxFileSize: 1 } }), ID.pdf, fakeLookups({ withMedia: false }));
-    const lookups = fakeLookups();
-    await expectAccepted(plain, ID.pdf, lookups);
-    expect(lookups.mediaCalls).toEqual([]);
+  it('skips the file checks when lookups.media is not provided', async () => {
+    await expectAccepted(field({ name: 'file', type, options: { maxFileSize: 1, allowedMimeTypes: ['image/png'] } }), ID.pdf, fakeLookups({ withMedia: false }));
+  });
+});
+
+describe('image fields take images only unless their options say otherwise; media fields take any type', () => {
+  const info: Record<string, MediaInfo> = {
+    [ID.png]: { mimeType: 'image/png', size: 2_000 },
+    [ID.pdf]: { mimeType: 'application/pdf', size: 900_000 },
+    [ID.a]: { mimeType: 'text/plain', size: 12 },
+    [ID.b]: { mimeType: 'image/svg+xml', size: 300 },
+  };
+  const lookups = () => fakeLookups({ media: info });
+  const image = field({ name: 'photo', type: 'image' });
+  const allowed = 'image/jpeg, image/png, image/gif, image/webp, image/avif, image/svg+xml, image/heic, image/tiff, image/bmp, image/x-icon';
+
+  it('an image field without allowedMimeTypes refuses a text file and a PDF, in every value form, naming both types', async () => {
+    for (const value of [ID.a, { id: ID.a }, { _media: ID.a }]) {
+      expect(await issuesFor(image, value, lookups())).toEqual([{
+        path: 'fields.photo',
+        message: `media type text/plain is not an image; an image field allows ${allowed} (use a media field, or set options.allowedMimeTypes, for other files)`,
+      }]);
+    }
+    expect(await issuesFor(image, ID.pdf, lookups())).toEqual([{ path: 'fields.photo', message: expect.stringMatching(/^media type application\/pdf is not an image/) }]);
+    await expectAccepted(image, ID.png, lookups());
+    await expectAccepted(image, { _media: ID.b }, lookups());
+  });
+
+  it('reports every refused file at once with its path, inside repeaters too', async () => {
+    const gallery = field({ name: 'gallery', type: 'repeater', options: { fields: [{ name: 'pic', type: 'image' }, { name: 'caption', type: 'text' }] } });
+    const result = await validateContent([image, gallery], { photo: ID.pdf, gallery: [{ pic: ID.png }, { pic: { _media: ID.a } }] }, lookups(), draft);
+    expect(result.issues.map((i) => i.path)).toEqual(['fields.photo', 'fields.gallery[1].pic']);
+  });
+
+  it('allowedMimeTypes on an image field replaces the default', async () => {
+    const docs = field({ name: 'photo', type: 'image', options: { allowedMimeTypes: ['application/pdf', 'image/*'] } });
+    await expectAccepted(docs, ID.pdf, lookups());
+    await expectAccepted(docs, ID.png, lookups());
+    expect(await issuesFor(docs, ID.a, lookups())).toEqual([
+      { path: 'fields.photo', message: 'media type text/plain is not allowed (allowed: application/pdf, image/*)' },
+    ]);
+  });
+
+  it('a media field without allowedMimeTypes takes any type', async () => {
+    const file = field({ name: 'file', type: 'media' });
+    for (const id of [ID.a, ID.pdf, ID.png]) await expectAccepted(file, id, lookups());
+  });
+
+  it('the default covers every image type the upload sniffing produces', async () => {
+    const { defaultImageMimeTypes } = await import('../../../src/core/schema/index.js');
+    const { sniffMediaType } = await import('../../../src/core/media/sniff.js');
+    const samples: Array<[string, number[] | string]> = [
+      ['image/png', [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]],
+      ['image/jpeg', [0xff, 0xd8, 0xff, 0xe0]],
+      ['image/gif', [...Buffer.from('GIF89a')]],
+      ['image/webp', [...Buffer.from('RIFF\0\0\0\0WEBPVP8 ')]],
+      ['image/avif', [0, 0, 0, 0x18, ...Buffer.from('ftypavif'), 0, 0, 0, 0, ...Buffer.from('avifmif1')]],
+      ['image/heic', [0, 0, 0, 0x18, ...Buffer.from('ftypheic'), 0, 0, 0, 0, ...Buffer.from('heicmif1')]],
+      ['image/tiff', [0x49, 0x49, 0x2a, 0x00, 8, 0, 0, 0]],
+      ['image/x-icon', [0, 0, 1, 0, 1, 0, 16, 16]],
+      ['image/bmp', [...Buffer.from('BM'), ...new Array(30).fill(0)]],
+      ['image/svg+xml', '<svg xmlns="http://www.w3.org/2000/svg"></svg>'],
+    ];
+    for (const [type, bytes] of samples) {
+      const data = typeof bytes === 'string' ? Buffer.from(bytes) : Uint8Array.from(bytes);
+      expect(sniffMediaType(data).mimeType).toBe(type);
+      expect(defaultImageMimeTypes).toContain(type);
+    }
+    expect(defaultImageMimeTypes).toHaveLength(samples.length);
   });
 });
 
@@ -407,14 +476,15 @@ describe('batched existence checks', () => {
     ];
     const lookups = fakeLookups();
     await validateContent(fields, { a: [ID.a, ID.a, ID.b], b: ID.a, c: ID.png, d: { _media: ID.png } }, lookups, draft);
-    expect(lookups.calls).toHaveLength(3);
+    expect(lookups.calls).toHaveLength(2);
     expect(lookups.calls).toEqual(
       expect.arrayContaining([
         { target: { kind: 'collectionItem', collectionType: 'products' }, ids: [ID.a, ID.b] },
         { target: { kind: 'collectionItem', collectionType: 'brands' }, ids: [ID.a] },
-        { target: { kind: 'media' }, ids: [ID.png] },
       ]),
     );
+    // Media existence, types and sizes in one call.
+    expect(lookups.mediaCalls).toEqual([[ID.png]]);
   });
 
   it('makes no call when the content holds no ids', async () => {

@@ -76,7 +76,8 @@ export interface FakeMedia {
   alt: string;
   width: number;
   height: number;
-  contentType: 'image/png';
+  /** PNGs, and PDFs (width and height 0), which land in a field that becomes a media field. */
+  contentType: 'image/png' | 'application/pdf';
   bytes: Buffer;
   sha256: string;
 }
@@ -144,6 +145,8 @@ export const MEDIA_IDS = {
   gallery: [0, 1, 2, 3].map((n) => derivedMediaId(`gallery-${n}`)),
   postImage: [0, 1, 2, 3].map((n) => derivedMediaId(`post-image-${n}`)),
   menuIcon: [0, 1].map((n) => derivedMediaId(`menu-icon-${n}`)),
+  /** PDFs: product spec sheets. */
+  specSheet: [0, 1].map((n) => derivedMediaId(`spec-sheet-${n}`)),
 } as const;
 
 function buildMedia(): FakeMedia[] {
@@ -179,6 +182,10 @@ function buildMedia(): FakeMedia[] {
   });
   const original = assets[0]!;
   assets.push({ ...original, id: MEDIA_IDS.springHeroCopy, alt: 'Acme Rocket (re-upload)' });
+  MEDIA_IDS.specSheet.forEach((id, n) => {
+    const bytes = Buffer.from(`%PDF-1.4\n% Acme spec sheet ${n + 1}\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n`);
+    assets.push({ id, alt: `Spec sheet ${n + 1}`, width: 0, height: 0, contentType: 'application/pdf', bytes, sha256: sha256(bytes) });
+  });
   return assets;
 }
 
@@ -260,6 +267,8 @@ function buildProducts(): FakeItem[] {
         in_stock: n % 4 !== 0,
         description: `${name}, straight from the Acme catalogue.\nShips in ${1 + (n % 5)} business days.`,
         image: media(MEDIA_IDS.product[n % MEDIA_IDS.product.length]!),
+        // A PDF, a drawing (an image) or nothing: a field of files that are not all images.
+        spec_sheet: n % 3 === 0 ? media(MEDIA_IDS.specSheet[n % 2]!) : n % 3 === 1 ? media(MEDIA_IDS.product[(n + 1) % MEDIA_IDS.product.length]!) : '',
         designer: item('people', PEOPLE_FIRST_ID + (n % PEOPLE_NAMES.length)),
         released: `${2020 + (n % 4)}-${String((n % 12) + 1).padStart(2, '0')}-01T00:00:00`,
       },
