@@ -1,6 +1,6 @@
 /** What a command may touch of the outside; tests hand in their own. */
 export interface Io {
-  stdout: { write(s: string): unknown; isTTY?: boolean };
+  stdout: { write(s: string): unknown; isTTY?: boolean; columns?: number };
   stderr: { write(s: string): unknown; isTTY?: boolean };
   stdinIsTTY: boolean;
   env: NodeJS.ProcessEnv;

@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { processIo, type GlobalOptions, type Io } from './io.js';
-import { exitCodes, printError, UsageError } from './output.js';
+import { exitCodes, printError, UsageError, usageLine } from './output.js';
 import { registerCommands } from './commands/index.js';
 
 export interface ProgramState {
@@ -26,6 +26,7 @@ export function createProgram(state: ProgramState): Command {
     .configureOutput({
       writeOut: (s) => state.io.stdout.write(s),
       writeErr: (s) => state.io.stderr.write(s),
+      outputError: (s, write) => write(usageLine(s)),
     })
     .exitOverride();
   registerCommands(program, state);
