@@ -107,7 +107,7 @@ export function registerMedia(program: Command, state: ProgramState): void {
     }));
   folders.command('rename')
     .description('rename a folder; its files move with it')
-    .argument('<name>').argument('<to>')
+    .argument('<name>', 'the folder now').argument('<to>', 'its new name')
     .action(action(state, async (g, name: string, to: string) => {
       const data = await run(g, 'media.renameFolder', { name, to });
       printResult(io, g, data, (d: { name: string; moved: number }) => `Renamed ${name} to ${d.name} (${d.moved} files).`);
