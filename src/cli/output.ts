@@ -65,11 +65,13 @@ export function terminalWidth(io: Io): number {
 }
 
 const gap = 2;
+/** Ids are what you copy, and a cut date misleads: those columns are never shortened. */
+const keepWhole = (key: string) => key === 'id' || /[a-z]At$/.test(key);
 const truncate = (s: string, width: number) => (s.length <= width ? s : width <= 1 ? '…'.slice(0, width) : `${s.slice(0, width - 1)}…`);
 
 /**
  * A plain text table that fits the terminal: readable headers, local dates, long cells cut with an
- * ellipsis (widest columns first; ids stay whole, they are what you copy). An empty list is one line,
+ * ellipsis (widest columns first; ids and dates stay whole). An empty list is one line,
  * `empty`, which says how to make the first one.
  */
 export function table(io: Io, rows: Array<Record<string, unknown>>, columns: string[], empty: string): string {
@@ -82,7 +84,7 @@ export function table(io: Io, rows: Array<Record<string, unknown>>, columns: str
   const room = terminalWidth(io);
   while (total() > room) {
     let widest = -1;
-    widths.forEach((w, i) => { if (columns[i] !== 'id' && w > floor(i) && (widest < 0 || w > widths[widest]!)) widest = i; });
+    widths.forEach((w, i) => { if (!keepWhole(columns[i]!) && w > floor(i) && (widest < 0 || w > widths[widest]!)) widest = i; });
     if (widest < 0) break;
     widths[widest] = widths[widest]! - 1;
   }
