@@ -9,6 +9,7 @@ interface MigrationOut {
   id: string;
   sourcePlatform: string;
   mode: string;
+  config: { apiUrl?: string };
   status: string;
   progress: { phase: string; done: number; total: number };
   stats: Record<string, number>;
@@ -34,6 +35,12 @@ interface SourceOptions {
   pageTypes?: string;
   collections?: string;
   mediaHosts?: string;
+}
+
+/** The source URL the migration reads, as the core stored it (absent: the default). */
+async function sourceUrlOf(m: MigrationOut): Promise<string> {
+  const { defaultButterApiUrl } = await import('../../lib/buttercms-api-url.js');
+  return m.config.apiUrl ?? defaultButterApiUrl;
 }
 
 const finished = new Set(['completed', 'failed', 'paused']);
@@ -179,6 +186,7 @@ export function registerMigrate(program: Command, state: ProgramState): void {
         const created = (await engine.run('migrations.create', input)) as MigrationOut;
         // On stderr, so a script can learn the id (to watch or pause it) while stdout stays one document.
         io.stderr.write(io.stderr.isTTY ? `Created migration ${created.id}\n` : `[migrate] created ${created.id}\n`);
+        if (!g.json) io.stderr.write(`${io.stderr.isTTY ? '' : '[migrate] '}Reading ${await sourceUrlOf(created)}\n`);
         await engine.run('migrations.start', { id: created.id });
         report(state, g, await follow(engine, created.id, io));
       });
@@ -189,7 +197,8 @@ export function registerMigrate(program: Command, state: ProgramState): void {
     .action(action(state, async (g, opts: SourceOptions) => {
       const input = createInput(opts, io);
       const { withEngine } = await import('../engine.js');
-      const data = await withEngine(g, io, (e) => e.run('migrations.create', input));
+      const data = (await withEngine(g, io, (e) => e.run('migrations.create', input))) as MigrationOut;
+      if (!g.json) io.stderr.write(`Reading ${await sourceUrlOf(data)}\n`);
       printResult(io, g, data, (m: MigrationOut) => `Created migration ${m.id} (${m.mode}). Start it: cms migrate start ${m.id}`);
     }));
 
