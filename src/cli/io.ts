@@ -15,6 +15,12 @@ export const processIo = (): Io => ({
   cwd: process.cwd(),
 });
 
+/** A command's own options, without the global ones every command also accepts (see main.ts). */
+export function ownOptions(opts: Record<string, unknown>): Record<string, unknown> {
+  const { json: _json, config: _config, project: _project, ...own } = opts;
+  return own;
+}
+
 export interface GlobalOptions {
   json?: boolean;
   config?: string;

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { GlobalOptions } from '../io.js';
+import { ownOptions, type GlobalOptions } from '../io.js';
 import { action, type ProgramState } from '../main.js';
 import { printResult, UsageError } from '../output.js';
 import { printList, readJsonOption } from './content.js';
@@ -62,8 +62,8 @@ export function registerBlog(program: Command, state: ProgramState): void {
     .option('--sort <keys>', 'e.g. -publishedAt,title (default -updatedAt)')
     .addOption(countOption('--page <n>', 'page number', 1)).addOption(countOption('--limit <n>', 'page size (1-100)', 1))
     .action(action(state, async (g, opts: Record<string, string | undefined>) => {
-      const result = (await run(g, 'blog.posts.list', defined(opts))) as { data: Array<Record<string, unknown>>; pagination: Record<string, number> };
-      printList(io, g, result, ['id', 'slug', 'title', 'status', 'publishedAt', 'updatedAt'],
+      const result = (await run(g, 'blog.posts.list', defined(ownOptions(opts)))) as { data: Array<Record<string, unknown>>; pagination: Record<string, number> };
+      printList(io, g, result, ['id', 'slug', 'title', 'status', 'publishedAt'],
         filtered(opts) ? 'No posts match.' : 'No blog posts yet. Write one: cms blog posts create --title "My first post"');
     }));
   posts.command('get').description('show one post, drafts included').argument('<idOrSlug>')
@@ -99,7 +99,7 @@ export function registerBlog(program: Command, state: ProgramState): void {
     noun.command('list').description(`list ${plural}`)
       .addOption(countOption('--page <n>', 'page number', 1)).addOption(countOption('--limit <n>', 'page size (1-100)', 1))
       .action(action(state, async (g, opts: Record<string, string | undefined>) => {
-        const result = (await run(g, `blog.${plural}.list`, defined(opts))) as { data: Array<Record<string, unknown>>; pagination: Record<string, number> };
+        const result = (await run(g, `blog.${plural}.list`, defined(ownOptions(opts)))) as { data: Array<Record<string, unknown>>; pagination: Record<string, number> };
         printList(io, g, result, columns, empty);
       }));
     const one = { authors: 'an author', categories: 'a category', tags: 'a tag' }[plural];

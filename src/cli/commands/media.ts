@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { GlobalOptions } from '../io.js';
+import { ownOptions, type GlobalOptions } from '../io.js';
 import { action, type ProgramState } from '../main.js';
 import { printResult, table, UsageError } from '../output.js';
 import { printList } from './content.js';
@@ -58,7 +58,7 @@ export function registerMedia(program: Command, state: ProgramState): void {
     .addOption(countOption('--page <n>', 'page number', 1))
     .addOption(countOption('--limit <n>', 'page size (1-100)', 1))
     .action(action(state, async (g, opts: { folder?: string; search?: string; type?: string; page?: string; limit?: string }) => {
-      const input = Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined));
+      const input = Object.fromEntries(Object.entries(ownOptions(opts)).filter(([, v]) => v !== undefined));
       const result = (await run(g, 'media.list', input)) as { data: Array<Record<string, unknown>>; pagination: Record<string, number> };
       printList(io, g, result, columns, Object.keys(input).some((k) => k !== 'page' && k !== 'limit')
         ? 'No media match.' : 'No media yet. Upload a file: cms media upload photo.jpg');

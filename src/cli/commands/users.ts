@@ -36,7 +36,7 @@ export function registerUsers(program: Command, state: ProgramState): void {
     .addOption(choiceOption('--role <role>', 'the role in the project, low to high', choices.roles).makeOptionMandatory())
     .action(action(state, async (g, opts: { email: string; role: string }) => {
       const { withEngine } = await import('../engine.js');
-      const data = await withEngine(g, io, (e) => e.run('members.add', opts));
+      const data = await withEngine(g, io, (e) => e.run('members.add', { email: opts.email, role: opts.role }));
       printResult(io, g, data, (u: { email: string; role: string }) => `Added ${u.email} as ${u.role}.`);
     }));
 
