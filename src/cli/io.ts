@@ -1,6 +1,6 @@
 /** What a command may touch of the outside; tests hand in their own. */
 export interface Io {
-  stdout: { write(s: string): unknown; isTTY?: boolean };
+  stdout: { write(s: string): unknown; isTTY?: boolean; columns?: number };
   stderr: { write(s: string): unknown; isTTY?: boolean };
   stdinIsTTY: boolean;
   env: NodeJS.ProcessEnv;
@@ -14,6 +14,12 @@ export const processIo = (): Io => ({
   env: process.env,
   cwd: process.cwd(),
 });
+
+/** A command's own options, without the global ones every command also accepts (see main.ts). */
+export function ownOptions(opts: Record<string, unknown>): Record<string, unknown> {
+  const { json: _json, config: _config, project: _project, ...own } = opts;
+  return own;
+}
 
 export interface GlobalOptions {
   json?: boolean;

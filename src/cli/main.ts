@@ -1,7 +1,7 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { processIo, type GlobalOptions, type Io } from './io.js';
-import { exitCodes, printError, UsageError } from './output.js';
+import { exitCodes, printError, UsageError, usageLine } from './output.js';
 import { registerCommands } from './commands/index.js';
 
 export interface ProgramState {
@@ -26,9 +26,22 @@ export function createProgram(state: ProgramState): Command {
     .configureOutput({
       writeOut: (s) => state.io.stdout.write(s),
       writeErr: (s) => state.io.stderr.write(s),
+      outputError: (s, write) => write(usageLine(s)),
     })
-    .exitOverride();
+    .exitOverride()
+    // Options belong to the command they follow: `cms pages update home --version 3` is the page's
+    // version, not the CLI's. The global options are therefore known to every command as well.
+    .enablePositionalOptions();
   registerCommands(program, state);
+  const addGlobals = (cmd: Command) => {
+    for (const sub of cmd.commands) {
+      sub.addOption(new Option('--json').hideHelp())
+        .addOption(new Option('--config <file>').hideHelp())
+        .addOption(new Option('--project <slug>').hideHelp());
+      addGlobals(sub);
+    }
+  };
+  addGlobals(program);
   return program;
 }
 

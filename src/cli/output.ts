@@ -7,6 +7,9 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+/** Commander's own complaints (`error: unknown option '--x'`) in the CLI's form: `USAGE: …`. */
+export const usageLine = (commanderMessage: string): string => commanderMessage.replace(/^error:\s*/, 'USAGE: ');
+
 /** Prints a result: exactly one JSON document with --json, readable text otherwise. */
 export function printResult(io: Io, globals: GlobalOptions, data: unknown, human: (data: never) => string): void {
   if (globals.json) {
@@ -24,13 +27,69 @@ export function printError(io: Io, globals: GlobalOptions, code: string, message
   }
 }
 
-/** A plain text table, columns sized to their content. */
-export function table(rows: Array<Record<string, unknown>>, columns: string[]): string {
-  if (rows.length === 0) return '(none)';
-  const cell = (v: unknown) => (v === null || v === undefined ? '' : Array.isArray(v) ? v.join(',') : String(v));
-  const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
-  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd();
-  return [line(columns.map((c) => c.toUpperCase())), ...rows.map((r) => line(columns.map((c) => cell(r[c]))))].join('\n');
+/** Header words for column keys that do not read well split (`pageTypeSlug` is the page type). */
+const headers: Record<string, string> = {
+  pageTypeSlug: 'PAGE TYPE',
+  originalFilename: 'FILE NAME',
+  mimeType: 'TYPE',
+  attemptCount: 'ATTEMPTS',
+  lastStatusCode: 'LAST STATUS',
+};
+
+/** `updatedAt` → `UPDATED`, `firstName` → `FIRST NAME`. */
+export const headerOf = (key: string): string =>
+  headers[key] ?? key.replace(/(.)At$/, '$1').replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[-_]+/g, ' ').toUpperCase();
+
+const isoDateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/;
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** An ISO timestamp as local time, `2026-03-01 09:30`; anything else as it is. */
+export function formatCell(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (Array.isArray(v)) return v.join(',');
+  if (v instanceof Date || (typeof v === 'string' && isoDateTime.test(v))) {
+    const d = new Date(v as string);
+    if (!Number.isNaN(d.getTime())) {
+      return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
+    }
+  }
+  return String(v).replace(/\s+/g, ' ');
+}
+
+/** The width tables fit: `COLUMNS` when set, else the terminal's, else 100. */
+export function terminalWidth(io: Io): number {
+  const fromEnv = Number(io.env.COLUMNS);
+  if (Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv;
+  if (io.stdout.isTTY && io.stdout.columns && io.stdout.columns > 0) return io.stdout.columns;
+  return 100;
+}
+
+const gap = 2;
+/** Ids are what you copy, and a cut date misleads: those columns are never shortened. */
+const keepWhole = (key: string) => key === 'id' || /[a-z]At$/.test(key);
+const truncate = (s: string, width: number) => (s.length <= width ? s : width <= 1 ? '…'.slice(0, width) : `${s.slice(0, width - 1)}…`);
+
+/**
+ * A plain text table that fits the terminal: readable headers, local dates, long cells cut with an
+ * ellipsis (widest columns first; ids and dates stay whole). An empty list is one line,
+ * `empty`, which says how to make the first one.
+ */
+export function table(io: Io, rows: Array<Record<string, unknown>>, columns: string[], empty: string): string {
+  if (rows.length === 0) return empty;
+  const titles = columns.map(headerOf);
+  const cells = rows.map((r) => columns.map((c) => formatCell(r[c])));
+  const widths = columns.map((_, i) => Math.max(titles[i]!.length, ...cells.map((row) => row[i]!.length)));
+  const total = () => widths.reduce((a, b) => a + b, 0) + gap * (widths.length - 1);
+  const floor = (i: number) => Math.max(titles[i]!.length, 6);
+  const room = terminalWidth(io);
+  while (total() > room) {
+    let widest = -1;
+    widths.forEach((w, i) => { if (!keepWhole(columns[i]!) && w > floor(i) && (widest < 0 || w > widths[widest]!)) widest = i; });
+    if (widest < 0) break;
+    widths[widest] = widths[widest]! - 1;
+  }
+  const line = (values: string[]) => values.map((v, i) => truncate(v, widths[i]!).padEnd(widths[i]!)).join(' '.repeat(gap)).trimEnd();
+  return [line(titles), ...cells.map(line)].join('\n');
 }
 
 /** Progress and notes go to stderr, and only when a person is watching. */

@@ -1,14 +1,16 @@
 import * as p from '@clack/prompts';
+import { choices } from './choices.js';
+import { parseChoices, type FieldSpec } from './commands/schema.js';
 
 /** Questions are asked only on a terminal, never with --yes or --json (the callers check). */
 
-const fieldTypeChoices = ['text', 'textarea', 'wysiwyg', 'image', 'media', 'number', 'boolean', 'date', 'datetime', 'color', 'json', 'select', 'reference', 'componentPicker', 'nestedComponent', 'repeater'];
+const fieldTypeChoices = choices.fieldTypes;
 
 export interface TypeAnswers {
   kind: string;
   slug: string;
   name: string | undefined;
-  fields: Array<{ name: string; type: string; label: string; required?: boolean }>;
+  fields: FieldSpec[];
 }
 
 export async function askTypeDefinition(start: Partial<TypeAnswers>): Promise<TypeAnswers | null> {
@@ -30,9 +32,22 @@ export async function askTypeDefinition(start: Partial<TypeAnswers>): Promise<Ty
     if (!name) { if (fields.length) break; else continue; }
     const type = await p.select({ message: `Type of ${name}`, options: fieldTypeChoices.map((t) => ({ value: t, label: t })) });
     if (p.isCancel(type)) return null;
+    let options: FieldSpec['options'];
+    if (type === 'select') {
+      const list = await p.text({
+        message: `Choices of ${name}: comma-separated values, or value=Label pairs`,
+        placeholder: 'cto=Chief Technology Officer,cfo=Chief Financial Officer',
+        validate: (v) => {
+          if (!v?.trim()) return 'a select needs at least one choice';
+          try { parseChoices(v, name); return undefined; } catch (e) { return (e as Error).message; }
+        },
+      });
+      if (p.isCancel(list)) return null;
+      options = { choices: parseChoices(list, name) };
+    }
     const required = await p.confirm({ message: `Is ${name} required?`, initialValue: false });
     if (p.isCancel(required)) return null;
-    fields.push({ name, type: String(type), label: name, ...(required ? { required: true } : {}) });
+    fields.push({ name, type: String(type), label: name, ...(required ? { required: true } : {}), ...(options ? { options } : {}) });
   }
   p.outro(`${String(kind)} ${String(slug)} with ${fields.length} field(s)`);
   return { kind: String(kind), slug: String(slug), name: start.name, fields };

@@ -78,6 +78,40 @@ describe('cms in a project folder', { timeout: cliTimeout }, () => {
     ]);
   });
 
+  it('empty lists say so in one line, with the command that makes the first one', async () => {
+    const items = await cli(['items', 'list', '--collection', 'products']);
+    expect(items.code, items.stderr).toBe(0);
+    expect(items.stdout).toBe('No products items yet. Create one: cms items create --collection products --name "First item" --slug first-item\n');
+    const pages = await cli(['pages', 'list', '--type', 'landing-page']);
+    expect(pages.stdout).toBe('No landing-page pages yet. Create one: cms pages create --type landing-page --name Home --slug home\n');
+    const keys = await cli(['keys', 'list']);
+    expect(keys.stdout).toBe('No keys yet. Create one: cms keys create --type public\n');
+    const json = await cli(['items', 'list', '--collection', 'products', '--json']);
+    expect(json.json()).toEqual({ data: [], pagination: { page: 1, limit: 20, total: 0, totalPages: 0 } });
+  });
+
+  it('lists are tables with readable headers and local dates that fit the terminal; --json is untouched', async () => {
+    const long = 'A product with a name far too long for a narrow terminal window';
+    const made = await cli(['items', 'create', '--collection', 'products', '--name', long, '--slug', 'long-one', '--fields', '{"sku":"L-1"}']);
+    expect(made.code, made.stderr).toBe(0);
+    const r = await cli(['items', 'list', '--collection', 'products'], { env: { COLUMNS: '100' } });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ID +SLUG +NAME +STATUS +VERSION +UPDATED$/);
+    expect(lines[1]).toMatch(/^[0-9a-f-]{36} +long-one +A product with .*… +draft +1 +\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+    expect(lines[2]).toBe('page 1 of 1 (1 in all)');
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(100);
+    const pages = await cli(['pages', 'list', '--page', '3']);
+    expect(pages.stdout).toMatch(/^No pages yet\./);
+
+    const json = await cli(['items', 'list', '--collection', 'products', '--json'], { env: { COLUMNS: '80' } });
+    const doc = json.json();
+    expect(Object.keys(doc)).toEqual(['data', 'pagination']);
+    expect(doc.data[0]).toMatchObject({ name: long, slug: 'long-one', updatedAt: expect.stringMatching(/Z$/) });
+    const del = await cli(['items', 'delete', 'long-one', '--collection', 'products']);
+    expect(del.code, del.stderr).toBe(0);
+  });
+
   let secret: { id: string; key: string };
 
   it('keys create --json prints one JSON document with the whole key', async () => {
@@ -278,6 +312,24 @@ describe('cms in a project folder', { timeout: cliTimeout }, () => {
 
     const list = await cli(['schema', 'list', '--json', '--config', 'bad.config.json']);
     expect(list.json().data.map((t: { slug: string }) => t.slug).sort()).toEqual(['call-to-action', 'landing-page', 'products', 'quote']);
+  });
+
+  it('schema add takes the choices of a select, as values or value=Label pairs, and :required after them', async () => {
+    const r = await cli(['schema', 'add', 'collection', 'team', '--field', 'name:text:required',
+      '--field', 'role:select:cto=Chief Technology Officer,cfo:required', '--field', 'level:select:junior,senior', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(withoutEditorHint(readJson(schemaFile('collections', 'team.json')))).toEqual({
+      slug: 'team', name: 'Team', fields: [
+        { name: 'name', label: 'Name', type: 'text', required: true },
+        { name: 'role', label: 'Role', type: 'select', required: true, options: { choices: [{ value: 'cto', label: 'Chief Technology Officer' }, { value: 'cfo', label: 'cfo' }] } },
+        { name: 'level', label: 'Level', type: 'select', options: { choices: [{ value: 'junior', label: 'junior' }, { value: 'senior', label: 'senior' }] } },
+      ],
+    });
+    const bad = await cli(['items', 'create', '--collection', 'team', '--name', 'Ann', '--slug', 'ann', '--fields', '{"name":"Ann","role":"ceo"}']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^VALIDATION_FAILED: /);
+    const good = await cli(['items', 'create', '--collection', 'team', '--name', 'Ann', '--slug', 'ann', '--fields', '{"name":"Ann","role":"cto"}']);
+    expect(good.code, good.stderr).toBe(0);
   });
 
   it('finds cms.config.json by walking up from a subfolder', async () => {

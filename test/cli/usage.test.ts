@@ -29,10 +29,10 @@ describe('cms usage and configuration errors', { timeout: cliTimeout }, () => {
     expect(r.stdout).toContain('--json');
   });
 
-  it('an unknown command exits 2 and says so on stderr', async () => {
+  it('an unknown command exits 2 and says so on stderr, on a USAGE: line', async () => {
     const r = await cli(['frobnicate']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("unknown command 'frobnicate'");
+    expect(r.stderr).toMatch(/^USAGE: unknown command 'frobnicate'/);
     expect(r.stdout).toBe('');
   });
 
@@ -46,6 +46,58 @@ describe('cms usage and configuration errors', { timeout: cliTimeout }, () => {
     const r = await cli(['keys', 'create', '--json']);
     expect(r.code).toBe(2);
     expect(r.json()).toEqual({ error: { code: 'USAGE', message: expect.stringContaining('--type') } });
+  });
+
+  it.each([
+    [['pages', 'create', '--type', 'landing-page', '--name', 'Home', '--slug', 'home', '--status', 'live'], "'--status <status>' argument 'live' is invalid. Allowed choices are draft, published."],
+    [['items', 'create', '--collection', 'products', '--name', 'A', '--slug', 'a', '--status', 'live'], 'Allowed choices are draft, published.'],
+    [['blog', 'posts', 'list', '--status', 'live'], 'Allowed choices are draft, published.'],
+    [['keys', 'create', '--type', 'admin'], "'--type <type>' argument 'admin' is invalid. Allowed choices are public, secret, preview."],
+    [['keys', 'create', '--type', 'secret', '--permissions', 'content:write,content:read'], '"content:read" is not allowed; use content:write, media:write or ai:use, comma-separated.'],
+    [['users', 'create', '--email', 'a@b.test', '--role', 'boss'], "'--role <role>' argument 'boss' is invalid. Allowed choices are viewer, editor, developer, admin, owner."],
+    [['users', 'set-role', '00000000-0000-4000-8000-000000000000', '--role', 'boss'], 'Allowed choices are viewer, editor, developer, admin, owner.'],
+    [['pages', 'resolve-conflict', 'home', '--base-version', '1', '--strategy', 'both'], 'Allowed choices are mine, theirs, merge.'],
+    [['webhooks', 'create', '--url', 'http://127.0.0.1:9/', '--events', 'page.publish'], '"page.publish" is not allowed; use page.created,'],
+    [['webhooks', 'deliveries', 'x', '--status', 'done'], 'Allowed choices are pending, success, failed, exhausted.'],
+    [['migrate', 'run', '--from', 'contentful', '--api-key', 'k'], 'Allowed choices are buttercms.'],
+    [['migrate', 'run', '--from', 'buttercms', '--mode', 'dry-run', '--api-key', 'k'], 'Allowed choices are dry_run, schema_only, full, incremental.'],
+    [['migrate', 'logs', 'x', '--level', 'debug'], '"debug" is not allowed; use error, warning or info, comma-separated.'],
+    [['pages', 'list', '--limit', 'ten'], "'--limit <n>' argument 'ten' is invalid. Use a whole number, 1 or more."],
+    [['items', 'update', 'a', '--collection', 'products', '--version', 'latest'], 'Use a whole number, 1 or more.'],
+  ])('a wrong option value is a usage error naming the allowed values: cms %s', async (args, says) => {
+    const r = await cli(args);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr.split('\n')[0]).toMatch(/^USAGE: option '--[a-z-]+ <\w+>' argument '[^']+' is invalid\. /);
+    expect(r.stderr).toContain(says);
+    expect(r.stderr).not.toMatch(/VALIDATION_FAILED|Invalid option|expected one of/);
+    expect(r.stdout).toBe('');
+  });
+
+  it('a wrong option value with --json is one USAGE document listing the allowed values', async () => {
+    const r = await cli(['keys', 'create', '--type', 'admin', '--json']);
+    expect(r.code).toBe(2);
+    expect(r.json().error).toEqual({ code: 'USAGE', message: expect.stringContaining('Allowed choices are public, secret, preview.') });
+  });
+
+  it('schema add with an unknown kind names the kinds there are', async () => {
+    const r = await cli(['schema', 'add', 'widget', 'w1', '--field', 'title:text']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe('USAGE: "widget" is not a kind of type: use page-type, collection or component, as in cms schema add collection team --field name:text');
+  });
+
+  it('schema add with a select without choices says how to give them', async () => {
+    const r = await cli(['schema', 'add', 'collection', 'team', '--field', 'role:select']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^USAGE: Field "role:select": a select needs its choices, e.g. role:select:cto,cfo or role:select:"cto=Chief Technology Officer,cfo=Chief Financial Officer"/);
+    const required = await cli(['schema', 'add', 'collection', 'team', '--field', 'role:select:required']);
+    expect(required.code).toBe(2);
+    expect(required.stderr).toContain('a select needs its choices, e.g. role:select:cto,cfo:required');
+  });
+
+  it('schema add with an unknown field type lists the types', async () => {
+    const r = await cli(['schema', 'add', 'collection', 'team', '--field', 'bio:richtext']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^USAGE: Field "bio:richtext": "richtext" is not a field type; use text, textarea, .* or repeater$/m);
   });
 
   it('an invalid config file is a clear error (exit 1), also when found by walking up', async () => {

@@ -101,6 +101,18 @@ describe('cms migrate (child process)', () => {
     expect(r.stderr).toMatch(/ended failed: ButterCMS refused the API token/);
   });
 
+  it('says which source URL it reads (on stderr), whichever form --api-url had', async () => {
+    const origin = new URL(butter.url).origin;
+    const r = await cli(['migrate', 'create', '--from', 'buttercms', '--api-url', `${origin}/`, '--api-key', 'k', '--mode', 'dry_run']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`Reading ${origin}/v2\n`);
+    const json = await cli(['migrate', 'create', '--from', 'buttercms', '--api-url', origin, '--api-key', 'k', '--json']);
+    expect(json.json().data.config.apiUrl).toBe(`${origin}/v2`);
+    expect(json.stderr).toBe('');
+    const plain = await cli(['migrate', 'create', '--from', 'buttercms', '--api-key', 'k']);
+    expect(plain.stderr).toContain('Reading https://api.buttercms.com/v2\n');
+  });
+
   it('without a key it is a usage error', async () => {
     const r = await cli(['migrate', 'run', '--from', 'buttercms', '--json']);
     expect(r.code).toBe(2);

@@ -71,6 +71,15 @@ describe('migration failures, pauses and states', () => {
     expect(errors[0]!.data).toMatchObject({ phase: 'mapping', status: 401, failure: 'unauthorized', request: { method: 'GET' } });
     expect(JSON.stringify(errors[0]!.data)).not.toContain('auth_token');
     expect(b.requests).toHaveLength(1);
+    expect(m.error).toMatch(/What was imported stays\.$/);
+  });
+
+  it('a failed dry run says that nothing was written, not that what was imported stays', async () => {
+    const b = await fake({ mode: 'bad-token' });
+    const m = await h.migrate(b, 'dry_run');
+    expect(m.status).toBe('failed');
+    expect(m.error).toMatch(/refused the API token .*\. Nothing was written \(dry run\)\.$/);
+    expect(m.error).not.toMatch(/imported/);
   });
 
   it('429 fails it at once: no retries', async () => {
@@ -212,5 +221,12 @@ describe('migration failures, pauses and states', () => {
     expect(await codeOf(h.run('migrations.create', { ...base, config: { apiKey: 'k', apiUrl: 'ftp://example.com' } }))).toBe('VALIDATION_FAILED');
     const blank = await h.run<MigrationView>('migrations.create', { ...base, config: { apiKey: 'k', apiUrl: '', pageTypes: 'a, b', collections: ['x'] } });
     expect(blank.config).toEqual({ apiKey: 'k', pageTypes: ['a', 'b'], collections: ['x'] });
+    // With or without /v2, with or without the trailing slash: stored as the one URL that is read.
+    for (const given of ['http://butter.test:8080', 'http://butter.test:8080/', 'http://butter.test:8080/v2', ' http://butter.test:8080/v2/ ']) {
+      const m = await h.run<MigrationView>('migrations.create', { ...base, config: { apiKey: 'k', apiUrl: given } });
+      expect(m.config.apiUrl, given).toBe('http://butter.test:8080/v2');
+    }
+    const proxied = await h.run<MigrationView>('migrations.create', { ...base, config: { apiKey: 'k', apiUrl: 'https://proxy.test/butter/v2/' } });
+    expect(proxied.config.apiUrl).toBe('https://proxy.test/butter/v2');
   });
 });

@@ -1,13 +1,16 @@
 import type { Command } from 'commander';
-import type { GlobalOptions } from '../io.js';
+import { ownOptions, type GlobalOptions } from '../io.js';
 import { action, type ProgramState } from '../main.js';
 import { printResult, UsageError } from '../output.js';
 import { printList, readJsonOption } from './content.js';
+import { choiceOption, choices, countOption } from '../choices.js';
 
 const list = (v: string | undefined) => (v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter(Boolean));
 /** `none` clears a reference (author, featured image, picture). */
 const orNone = (v: string | undefined) => (v === undefined ? undefined : v === 'none' ? null : v);
 const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+/** A list narrowed by a search or filter (an empty answer is then no news about the whole). */
+const filtered = (o: Record<string, unknown>) => ['status', 'search', 'category', 'tag', 'author'].some((k) => o[k] !== undefined);
 
 interface PostOpts {
   title?: string; slug?: string; body?: string; bodyFile?: string; summary?: string; status?: string; publishedAt?: string;
@@ -37,11 +40,11 @@ export function registerBlog(program: Command, state: ProgramState): void {
       categories: list(opts.categories), tags: list(opts.tags), seo: await readJsonOption(io, 'seo', opts.seo),
     });
   }
-  const postOptions = (c: Command) => c
-    .option('--slug <slug>', 'URL slug (made from the title when left out)')
+  const postOptions = (c: Command, slugHelp: string) => c
+    .option('--slug <slug>', slugHelp)
     .option('--body <html>', 'the body as HTML (stored as given, not sanitised)')
     .option('--body-file <file>', 'read the body from this file')
-    .option('--summary <text>')
+    .option('--summary <text>', 'a short summary')
     .option('--published-at <iso>', 'publication date, ISO 8601')
     .option('--featured-image <id>', 'media id of the featured image ("none" clears it)')
     .option('--author <idOrSlug>', 'the author ("none" clears it)')
@@ -50,60 +53,69 @@ export function registerBlog(program: Command, state: ProgramState): void {
     .option('--seo <json>', 'SEO as JSON or @file.json (metaTitle, ogImageId…); merged key by key');
 
   const posts = blog.command('posts').description('blog posts (drafts included)');
-  posts.command('list')
-    .option('--status <status>', 'draft or published').option('--search <text>', 'part of the title or slug')
-    .option('--category <slugs>').option('--tag <slugs>').option('--author <slugs>')
-    .option('--sort <keys>', 'e.g. -publishedAt,title (default -updatedAt)').option('--page <n>').option('--limit <n>')
+  posts.command('list').description('list posts, newest change first, drafts included')
+    .addOption(choiceOption('--status <status>', 'only drafts, or only published posts', choices.postStatuses))
+    .option('--search <text>', 'part of the title or slug')
+    .option('--category <slugs>', 'only posts in these categories (comma-separated slugs)')
+    .option('--tag <slugs>', 'only posts with these tags (comma-separated slugs)')
+    .option('--author <slugs>', 'only posts by these authors (comma-separated slugs)')
+    .option('--sort <keys>', 'e.g. -publishedAt,title (default -updatedAt)')
+    .addOption(countOption('--page <n>', 'page number', 1)).addOption(countOption('--limit <n>', 'page size (1-100)', 1))
     .action(action(state, async (g, opts: Record<string, string | undefined>) => {
-      const result = (await run(g, 'blog.posts.list', defined(opts))) as { data: Array<Record<string, unknown>>; pagination: Record<string, number> };
-      printList(io, g, result, ['id', 'slug', 'title', 'status', 'publishedAt', 'updatedAt']);
+      const result = (await run(g, 'blog.posts.list', defined(ownOptions(opts)))) as { data: Array<Record<string, unknown>>; pagination: Record<string, number> };
+      printList(io, g, result, ['id', 'slug', 'title', 'status', 'publishedAt'],
+        filtered(opts) ? 'No posts match.' : 'No blog posts yet. Write one: cms blog posts create --title "My first post"');
     }));
-  posts.command('get').argument('<idOrSlug>')
+  posts.command('get').description('show one post, drafts included').argument('<idOrSlug>')
     .action(action(state, async (g, id: string) => printResult(io, g, await run(g, 'blog.posts.get', { id }), show)));
-  postOptions(posts.command('create').description('create a post (a draft unless --status published)').requiredOption('--title <title>'))
-    .option('--status <status>', 'draft or published')
+  postOptions(posts.command('create').description('create a post (a draft unless --status published)').requiredOption('--title <title>', 'the title'),
+    'URL slug (made from the title when left out)')
+    .addOption(choiceOption('--status <status>', 'draft (the default), or published to publish it at once', choices.postStatuses))
     .action(action(state, async (g, opts: PostOpts) => {
       const data = await run(g, 'blog.posts.create', { ...(await postInput(opts)), ...defined({ status: opts.status }) });
       printResult(io, g, data, (d: { slug: string; status: string; id: string }) => `Created post ${d.slug} (${d.status}), id ${d.id}.`);
     }));
-  postOptions(posts.command('update').description('change a post: only what you pass changes').argument('<idOrSlug>').option('--title <title>'))
+  postOptions(posts.command('update').description('change a post: only what you pass changes').argument('<idOrSlug>').option('--title <title>', 'a new title'),
+    'a new URL slug')
     .action(action(state, async (g, id: string, opts: PostOpts) => {
       const data = await run(g, 'blog.posts.update', { ...(await postInput(opts)), id });
       printResult(io, g, data, (d: { slug: string }) => `Updated post ${d.slug}.`);
     }));
   for (const verb of ['publish', 'unpublish'] as const) {
-    posts.command(verb).argument('<idOrSlug>')
+    posts.command(verb).description(verb === 'publish' ? 'publish a post' : 'take a post back to draft').argument('<idOrSlug>')
       .action(action(state, async (g, id: string) => {
         const data = await run(g, `blog.posts.${verb}`, { id });
         printResult(io, g, data, (d: { slug: string; status: string }) => `Post ${d.slug} is now ${d.status}.`);
       }));
   }
-  posts.command('delete').argument('<idOrSlug>').option('--force', 'delete even if content references it')
+  posts.command('delete').description('delete a post').argument('<idOrSlug>').option('--force', 'delete even if content references it')
     .action(action(state, async (g, id: string, opts: { force?: boolean }) => {
       const data = await run(g, 'blog.posts.delete', { id, force: !!opts.force });
       printResult(io, g, data, (d: { slug: string }) => `Deleted post ${d.slug}.`);
     }));
 
-  const crud = (plural: 'authors' | 'categories' | 'tags', description: string, options: (c: Command) => Command, input: (opts: Record<string, string | undefined>) => Promise<Record<string, unknown>>, columns: string[]) => {
+  const crud = (plural: 'authors' | 'categories' | 'tags', description: string, options: (c: Command, creating: boolean) => Command, input: (opts: Record<string, string | undefined>) => Promise<Record<string, unknown>>, columns: string[], empty: string) => {
     const noun = blog.command(plural).description(description);
-    noun.command('list').option('--page <n>').option('--limit <n>')
+    noun.command('list').description(`list ${plural}`)
+      .addOption(countOption('--page <n>', 'page number', 1)).addOption(countOption('--limit <n>', 'page size (1-100)', 1))
       .action(action(state, async (g, opts: Record<string, string | undefined>) => {
-        const result = (await run(g, `blog.${plural}.list`, defined(opts))) as { data: Array<Record<string, unknown>>; pagination: Record<string, number> };
-        printList(io, g, result, columns);
+        const result = (await run(g, `blog.${plural}.list`, defined(ownOptions(opts)))) as { data: Array<Record<string, unknown>>; pagination: Record<string, number> };
+        printList(io, g, result, columns, empty);
       }));
-    noun.command('get').argument('<idOrSlug>')
+    const one = { authors: 'an author', categories: 'a category', tags: 'a tag' }[plural];
+    noun.command('get').description(`show ${one}`).argument('<idOrSlug>')
       .action(action(state, async (g, id: string) => printResult(io, g, await run(g, `blog.${plural}.get`, { id }), show)));
-    options(noun.command('create'))
+    options(noun.command('create').description(`create ${one}`), true)
       .action(action(state, async (g, opts: Record<string, string | undefined>) => {
         const data = await run(g, `blog.${plural}.create`, await input(opts));
         printResult(io, g, data, (d: { slug: string; id: string }) => `Created ${d.slug}, id ${d.id}.`);
       }));
-    options(noun.command('update').argument('<idOrSlug>'))
+    options(noun.command('update').description(`change ${one}: only what you pass changes`).argument('<idOrSlug>'), false)
       .action(action(state, async (g, id: string, opts: Record<string, string | undefined>) => {
         const data = await run(g, `blog.${plural}.update`, { ...(await input(opts)), id });
         printResult(io, g, data, (d: { slug: string }) => `Updated ${d.slug}.`);
       }));
-    noun.command('delete').argument('<idOrSlug>')
+    noun.command('delete').description(`delete ${one}`).argument('<idOrSlug>')
       .action(action(state, async (g, id: string) => {
         const data = await run(g, `blog.${plural}.delete`, { id });
         printResult(io, g, data, (d: { slug: string }) => `Deleted ${d.slug}.`);
@@ -111,16 +123,21 @@ export function registerBlog(program: Command, state: ProgramState): void {
   };
 
   crud('authors', 'blog authors (emails are shown here, never on the public API)',
-    (c) => c.option('--slug <slug>').option('--first-name <name>').option('--last-name <name>').option('--email <email>')
-      .option('--bio <text>').option('--title <title>').option('--profile-image <id>', 'media id ("none" clears it)')
+    (c, creating) => c.option('--slug <slug>', creating ? 'URL slug (made from the name when left out)' : 'a new URL slug')
+      .option('--first-name <name>', 'first name').option('--last-name <name>', 'last name')
+      .option('--email <email>', 'email (never shown on the public API)')
+      .option('--bio <text>', 'a short biography').option('--title <title>', 'job title, e.g. Editor').option('--profile-image <id>', 'media id ("none" clears it)')
       .option('--links <json>', 'links as a JSON object, e.g. {"web":"https://…"}'),
     async (o) => defined({
       slug: o.slug, firstName: o.firstName, lastName: o.lastName, email: o.email, bio: o.bio, title: o.title,
       profileImageId: orNone(o.profileImage), links: await readJsonOption(io, 'links', o.links),
     }),
-    ['id', 'slug', 'firstName', 'lastName', 'email']);
+    ['id', 'slug', 'firstName', 'lastName', 'email'],
+    'No authors yet. Add one: cms blog authors create --first-name Ada --last-name Lovelace --email ada@example.com');
   for (const plural of ['categories', 'tags'] as const) {
-    crud(plural, `blog ${plural}`, (c) => c.option('--name <name>').option('--slug <slug>', 'made from the name when left out'),
-      async (o) => defined({ name: o.name, slug: o.slug }), ['id', 'slug', 'name']);
+    crud(plural, `blog ${plural}`, (c, creating) => (creating ? c.requiredOption('--name <name>', 'the name') : c.option('--name <name>', 'a new name'))
+      .option('--slug <slug>', creating ? 'URL slug (made from the name when left out)' : 'a new URL slug'),
+      async (o) => defined({ name: o.name, slug: o.slug }), ['id', 'slug', 'name'],
+      `No ${plural} yet. Add one: cms blog ${plural} create --name ${plural === 'tags' ? 'releases' : 'News'}`);
   }
 }

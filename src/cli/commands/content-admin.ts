@@ -4,6 +4,7 @@ import type { GlobalOptions } from '../io.js';
 import { action, type ProgramState } from '../main.js';
 import { printResult, table, UsageError } from '../output.js';
 import { readJsonOption, refOf } from './content.js';
+import { choiceOption, choices, countOption } from '../choices.js';
 
 interface EntryView { id: string; slug: string; name: string; status: string; version: number; publishAt: string | null }
 
@@ -32,6 +33,7 @@ function registerVerbs(cmd: Command, state: ProgramState, kind: 'page' | 'item')
   const { io } = state;
   const p = kind === 'page' ? 'pages' : 'items';
   const noun = kind === 'page' ? 'page' : 'item';
+  const aNoun = kind === 'page' ? 'a page' : 'an item';
   const withCollection = (c: Command) => (kind === 'item' ? c.requiredOption('--collection <type>', 'the collection type slug') : c);
   const collectionOf = (opts: { collection?: string }) => (kind === 'item' ? { collection: opts.collection } : {});
   const run = async (g: GlobalOptions, op: string, input: unknown) => {
@@ -39,20 +41,21 @@ function registerVerbs(cmd: Command, state: ProgramState, kind: 'page' | 'item')
     return withEngine(g, io, (e) => e.run(op as never, input));
   };
 
-  withCollection(cmd.command('clone').description(`copy a ${noun} into a new draft (slug <slug>-copy unless --slug)`).argument('<idOrSlug>'))
+  withCollection(cmd.command('clone').description(`copy ${aNoun} into a new draft (slug <slug>-copy unless --slug)`).argument('<idOrSlug>'))
     .option('--slug <slug>', 'slug of the copy').option('--name <name>', 'name of the copy')
     .action(action(state, async (g, idOrSlug: string, opts: { collection?: string; slug?: string; name?: string }) => {
       const data = await run(g, `${p}.clone`, { ref: refOf(idOrSlug), ...collectionOf(opts), slug: opts.slug, name: opts.name });
       printResult(io, g, data, (d: EntryView) => `Cloned into ${noun} ${d.slug} (draft), id ${d.id}.`);
     }));
 
-  withCollection(cmd.command('versions').description(`list the stored versions of a ${noun} (taken at publish, unpublish and restore)`).argument('<idOrSlug>'))
+  withCollection(cmd.command('versions').description(`list the stored versions of ${aNoun} (taken at publish, unpublish and restore)`).argument('<idOrSlug>'))
     .action(action(state, async (g, idOrSlug: string, opts: { collection?: string }) => {
       const data = await run(g, `${p}.versions`, { ref: refOf(idOrSlug), ...collectionOf(opts) });
-      printResult(io, g, data, (rows: Array<Record<string, unknown>>) => table(rows, ['version', 'status', 'createdAt', 'createdBy']));
+      printResult(io, g, data, (rows: Array<Record<string, unknown>>) => table(io, rows, ['version', 'status', 'createdAt', 'createdBy'],
+        `No stored versions of ${idOrSlug} yet; publishing stores one: cms ${p} publish ${idOrSlug}${kind === 'item' ? ` --collection ${opts.collection}` : ''}`));
     }));
 
-  withCollection(cmd.command('restore').description(`bring back a stored version's draft as a new version`).argument('<idOrSlug>').argument('<version>'))
+  withCollection(cmd.command('restore').description(`bring back a stored version's draft as a new version`).argument('<idOrSlug>').argument('<version>', 'the version number (see versions)'))
     .action(action(state, async (g, idOrSlug: string, version: string, opts: { collection?: string }) => {
       if (!/^\d+$/.test(version)) throw new UsageError(`<version> must be a version number, got "${version}"`);
       const data = await run(g, `${p}.restore`, { ref: refOf(idOrSlug), ...collectionOf(opts), version: Number(version) });
@@ -60,8 +63,8 @@ function registerVerbs(cmd: Command, state: ProgramState, kind: 'page' | 'item')
     }));
 
   withCollection(cmd.command('resolve-conflict').description(`settle an edit made from an older version: keep mine, take theirs, or save a merged document`).argument('<idOrSlug>'))
-    .requiredOption('--base-version <n>', 'the version the edit started from')
-    .requiredOption('--strategy <strategy>', 'mine, theirs or merge')
+    .addOption(countOption('--base-version <n>', 'the version the edit started from', 1).makeOptionMandatory())
+    .addOption(choiceOption('--strategy <strategy>', 'mine keeps your edit, theirs takes the current version, merge saves --fields', choices.conflictStrategies).makeOptionMandatory())
     .option('--fields <json>', 'for mine: the fields to keep; for merge: the whole merged fields (JSON or @file.json)')
     .action(action(state, async (g, idOrSlug: string, opts: { collection?: string; baseVersion: string; strategy: string; fields?: string }) => {
       if (!/^\d+$/.test(opts.baseVersion)) throw new UsageError(`--base-version must be a version number, got "${opts.baseVersion}"`);
@@ -76,13 +79,13 @@ function registerVerbs(cmd: Command, state: ProgramState, kind: 'page' | 'item')
     .requiredOption('--at <datetime>', 'when, as ISO 8601 (e.g. 2026-03-01T09:00:00Z)')
     .action(action(state, async (g, idOrSlug: string, opts: { collection?: string; at: string }) => {
       const data = await run(g, `${p}.schedule`, { ref: refOf(idOrSlug), ...collectionOf(opts), publishAt: opts.at });
-      printResult(io, g, data, (d: EntryView) => `${noun} ${d.slug} will be published at ${d.publishAt}.`);
+      printResult(io, g, data, (d: EntryView) => `${noun === 'page' ? 'Page' : 'Item'} ${d.slug} will be published at ${d.publishAt}.`);
     }));
 
   withCollection(cmd.command('unschedule').description(`cancel the ${noun}'s scheduled publishing`).argument('<idOrSlug>'))
     .action(action(state, async (g, idOrSlug: string, opts: { collection?: string }) => {
       const data = await run(g, `${p}.unschedule`, { ref: refOf(idOrSlug), ...collectionOf(opts) });
-      printResult(io, g, data, (d: EntryView) => `${noun} ${d.slug} is no longer scheduled.`);
+      printResult(io, g, data, (d: EntryView) => `${noun === 'page' ? 'Page' : 'Item'} ${d.slug} is no longer scheduled.`);
     }));
 
   for (const verb of ['delete', 'publish', 'unpublish'] as const satisfies readonly BulkAction[]) {
@@ -97,8 +100,8 @@ function registerVerbs(cmd: Command, state: ProgramState, kind: 'page' | 'item')
       const result = await withEngine(g, io, (e) => runBulk((op, input) => e.run(op as never, input), kind, verb, {
         ids: list, ...(kind === 'item' ? { collection: opts.collection } : {}), ...(opts.force ? { force: true } : {}),
       }));
-      printResult(io, g, result.data, (rows: BulkResult[]) => table(
-        rows.map((r) => ({ id: r.id, result: r.ok ? 'ok' : `${r.error?.code}: ${r.error?.message}` })), ['id', 'result']));
+      printResult(io, g, result.data, (rows: BulkResult[]) => table(io,
+        rows.map((r) => ({ id: r.id, result: r.ok ? 'ok' : `${r.error?.code}: ${r.error?.message}` })), ['id', 'result'], 'No ids given.'));
       if (result.data.some((r) => !r.ok)) state.exitCode = 1;
     }));
   }

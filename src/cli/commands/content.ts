@@ -1,8 +1,9 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { action, type ProgramState } from '../main.js';
 import { printResult, table, UsageError } from '../output.js';
 import type { GlobalOptions, Io } from '../io.js';
 import { registerContentAdmin } from './content-admin.js';
+import { choiceOption, choices, countOption } from '../choices.js';
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -27,14 +28,18 @@ export async function readJsonOption(io: Io, name: string, value: string | undef
   }
 }
 
-/** Lists print `{ data: [...], pagination }` with --json, like the HTTP API. */
-export function printList(io: Io, g: GlobalOptions, result: { data: Array<Record<string, unknown>>; pagination?: Record<string, number> }, columns: string[]): void {
+/** Lists print `{ data: [...], pagination }` with --json, like the HTTP API; a table otherwise. */
+export function printList(io: Io, g: GlobalOptions, result: { data: Array<Record<string, unknown>>; pagination?: Record<string, number> }, columns: string[], empty: string): void {
   if (g.json) {
     io.stdout.write(JSON.stringify(result, null, 2) + '\n');
     return;
   }
   const p = result.pagination;
-  io.stdout.write(table(result.data, columns) + (p ? `\npage ${p.page} of ${p.totalPages} (${p.total} in all)` : '') + '\n');
+  if (result.data.length === 0 && p && (p.total ?? 0) > 0) {
+    io.stdout.write(`Nothing on page ${p.page}: there ${p.total === 1 ? 'is 1' : `are ${p.total}`} in all, on ${p.totalPages} page${p.totalPages === 1 ? '' : 's'}.\n`);
+    return;
+  }
+  io.stdout.write(table(io, result.data, columns, empty) + (p && result.data.length ? `\npage ${p.page} of ${p.totalPages} (${p.total} in all)` : '') + '\n');
 }
 
 interface ListOpts { type?: string; status?: string; page?: string; limit?: string; sort?: string; filter?: string[] }
@@ -53,10 +58,21 @@ function listQuery(opts: ListOpts): Record<string, string> {
   return q;
 }
 
+/** What an empty list says: nothing yet, and the command that makes the first one. */
+function emptyList(kind: 'page' | 'item', opts: ListOpts & { collection?: string }): string {
+  if (kind === 'item') {
+    if (opts.filter?.length) return `No ${opts.collection} items match the filter.`;
+    return `No ${opts.collection} items yet. Create one: cms items create --collection ${opts.collection} --name "First item" --slug first-item`;
+  }
+  return `No ${opts.type ? `${opts.type} ` : ''}pages yet. Create one: cms pages create --type ${opts.type ?? 'PAGE_TYPE'} --name Home --slug home` +
+    (opts.type ? '' : ' (page types: cms schema list)');
+}
+
 function registerEntryCommands(program: Command, state: ProgramState, kind: 'page' | 'item'): Command {
   const { io } = state;
   const p = kind === 'page' ? 'pages' : 'items';
   const noun = kind === 'page' ? 'page' : 'item';
+  const aNoun = kind === 'page' ? 'a page' : 'an item';
   const cmd = program.command(p).description(kind === 'page' ? 'pages: create, update, publish, read (drafts included)' : 'collection items (each command takes --collection TYPE)');
   const withCollection = (c: Command) => (kind === 'item' ? c.requiredOption('--collection <type>', 'the collection type slug') : c);
   const collectionOf = (opts: { collection?: string }) => (kind === 'item' ? { collection: opts.collection } : {});
@@ -67,11 +83,12 @@ function registerEntryCommands(program: Command, state: ProgramState, kind: 'pag
   };
 
   withCollection(cmd.command('list').description(`list ${p}, drafts included`))
-    .option('--page <n>', 'page number').option('--limit <n>', 'page size (1–100)').option('--sort <keys>', 'e.g. -updatedAt,name')
+    .addOption(countOption('--page <n>', 'page number', 1)).addOption(countOption('--limit <n>', 'page size (1-100)', 1)).option('--sort <keys>', 'e.g. -updatedAt,name')
     .option(kind === 'page' ? '--type <slug>' : '--filter <expr...>', kind === 'page' ? 'only this page type' : 'e.g. fields.price[gt]=10 (repeatable)')
     .action(action(state, async (g, opts: ListOpts & { collection?: string }) => {
       const result = (await run(g, `${p}.list`, { ...collectionOf(opts), query: listQuery(opts) })) as { data: Array<Record<string, unknown>>; pagination: Record<string, number> };
-      printList(io, g, result, kind === 'page' ? ['id', 'slug', 'name', 'pageTypeSlug', 'status', 'version', 'updatedAt'] : ['id', 'slug', 'name', 'status', 'version', 'updatedAt']);
+      printList(io, g, result, kind === 'page' ? ['id', 'slug', 'name', 'pageTypeSlug', 'status', 'version', 'updatedAt'] : ['id', 'slug', 'name', 'status', 'version', 'updatedAt'],
+        emptyList(kind, opts));
     }));
 
   withCollection(cmd.command('get').description(`show one ${noun} (write shape, drafts included)`).argument('<idOrSlug>'))
@@ -80,12 +97,12 @@ function registerEntryCommands(program: Command, state: ProgramState, kind: 'pag
       printResult(io, g, data, (d: unknown) => JSON.stringify(d, null, 2));
     }));
 
-  const create = cmd.command('create').description(`create a ${noun} (a draft unless --status published)`);
+  const create = cmd.command('create').description(`create ${aNoun} (a draft unless --status published)`);
   (kind === 'page' ? create.requiredOption('--type <slug>', 'page type slug') : withCollection(create))
     .requiredOption('--name <name>', 'display name').requiredOption('--slug <slug>', 'URL slug')
     .option('--fields <json>', 'content as JSON, or @file.json')
-    .option(kind === 'page' ? '--seo <json>' : '--sort-order <n>', kind === 'page' ? 'SEO as JSON (ogImageId, metaTitle…)' : 'position in authored order')
-    .option('--status <status>', 'draft or published')
+    .addOption(kind === 'page' ? new Option('--seo <json>', 'SEO as JSON or @file.json (ogImageId, metaTitle…)') : countOption('--sort-order <n>', 'position in authored order'))
+    .addOption(choiceOption('--status <status>', 'draft (the default), or published to publish it at once', choices.contentStatuses))
     .action(action(state, async (g, opts: { type?: string; collection?: string; name: string; slug: string; fields?: string; seo?: string; sortOrder?: string; status?: string }) => {
       const input = {
         ...(kind === 'page' ? { pageTypeSlug: opts.type } : { collectionTypeSlug: opts.collection }),
@@ -98,11 +115,11 @@ function registerEntryCommands(program: Command, state: ProgramState, kind: 'pag
       printResult(io, g, data, (d: { id: string; slug: string; status: string }) => `Created ${noun} ${d.slug} (${d.status}), id ${d.id}.`);
     }));
 
-  withCollection(cmd.command('update').description(`change a ${noun}: only what you pass changes; fields and seo merge key by key`).argument('<idOrSlug>'))
-    .option('--name <name>').option('--slug <slug>', 'new slug (the old one keeps redirecting)')
+  withCollection(cmd.command('update').description(`change ${aNoun}: only what you pass changes; ${kind === 'page' ? 'fields and seo merge' : 'fields merge'} key by key (null clears a key)`).argument('<idOrSlug>'))
+    .option('--name <name>', 'new display name').option('--slug <slug>', 'new slug (the old one keeps redirecting)')
     .option('--fields <json>', 'fields to change, as JSON or @file.json (null clears a field)')
-    .option(kind === 'page' ? '--seo <json>' : '--sort-order <n>', kind === 'page' ? 'SEO members to change' : 'position in authored order')
-    .option('--version <n>', 'the version you expect (refused with VERSION_CONFLICT if it moved on)')
+    .addOption(kind === 'page' ? new Option('--seo <json>', 'SEO members to change, as JSON or @file.json (null clears one)') : countOption('--sort-order <n>', 'position in authored order'))
+    .addOption(countOption('--version <n>', 'the version you expect (refused with VERSION_CONFLICT if it moved on)', 1))
     .action(action(state, async (g, idOrSlug: string, opts: { collection?: string; name?: string; slug?: string; fields?: string; seo?: string; sortOrder?: string; version?: string }) => {
       const input = {
         ref: refOf(idOrSlug), ...collectionOf(opts), name: opts.name, slug: opts.slug,
@@ -122,7 +139,7 @@ function registerEntryCommands(program: Command, state: ProgramState, kind: 'pag
       }));
   }
 
-  withCollection(cmd.command('delete').description(`delete a ${noun} (refused while other content references it, unless --force)`).argument('<idOrSlug>'))
+  withCollection(cmd.command('delete').description(`delete ${aNoun} (refused while other content references it, unless --force)`).argument('<idOrSlug>'))
     .option('--force', 'delete even when referenced')
     .action(action(state, async (g, idOrSlug: string, opts: { collection?: string; force?: boolean }) => {
       const data = await run(g, `${p}.delete`, { ref: refOf(idOrSlug), ...collectionOf(opts), force: !!opts.force });

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { action, type ProgramState } from '../main.js';
 import { printResult, table } from '../output.js';
+import { choiceOption, choices, listOption } from '../choices.js';
 
 export function registerKeys(program: Command, state: ProgramState): void {
   const keys = program.command('keys').description('API keys: public (read), secret (write) and preview (drafts)');
@@ -8,9 +9,9 @@ export function registerKeys(program: Command, state: ProgramState): void {
 
   keys.command('create')
     .description('create a key; the whole key is shown only now')
-    .requiredOption('--type <type>', 'public, secret or preview')
+    .addOption(choiceOption('--type <type>', 'public reads, secret writes (with --permissions), preview reads drafts', choices.keyTypes).makeOptionMandatory())
     .option('--name <name>', 'a name to tell keys apart')
-    .option('--permissions <list>', 'secret keys: comma-separated content:write, media:write, ai:use')
+    .addOption(listOption('--permissions <list>', 'secret keys: comma-separated permissions', choices.permissions))
     .action(action(state, async (g, opts: { type: string; name?: string; permissions?: string }) => {
       const { withEngine } = await import('../engine.js');
       const data = await withEngine(g, io, (e) => e.run('keys.create', { type: opts.type, name: opts.name, permissions: opts.permissions }));
@@ -25,12 +26,13 @@ export function registerKeys(program: Command, state: ProgramState): void {
     .action(action(state, async (g, opts: { all?: boolean }) => {
       const { withEngine } = await import('../engine.js');
       const data = await withEngine(g, io, (e) => e.run('keys.list', { includeRevoked: !!opts.all }));
-      printResult(io, g, data, (rows: Array<Record<string, unknown>>) => table(rows, ['id', 'type', 'name', 'prefix', 'permissions', 'createdAt', 'revokedAt']));
+      printResult(io, g, data, (rows: Array<Record<string, unknown>>) => table(io, rows, ['id', 'type', 'name', 'prefix', 'permissions', 'createdAt', 'revokedAt'],
+        'No keys yet. Create one: cms keys create --type public'));
     }));
 
   keys.command('revoke')
     .description('revoke a key by its id (or by the key itself)')
-    .argument('<id>', 'key id')
+    .argument('<id>', 'the key\'s id, or the key itself')
     .action(action(state, async (g, id: string) => {
       const { withEngine } = await import('../engine.js');
       const data = await withEngine(g, io, (e) => e.run('keys.revoke', { id }));

@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
-import type { GlobalOptions } from '../io.js';
+import { ownOptions, type GlobalOptions } from '../io.js';
 import { action, type ProgramState } from '../main.js';
 import { printResult, table, UsageError } from '../output.js';
 import { printList } from './content.js';
+import { countOption } from '../choices.js';
 
 interface MediaView { id: string; filename: string; originalFilename: string; mimeType: string; size: number; folder: string | null; url: string }
 
@@ -54,12 +55,13 @@ export function registerMedia(program: Command, state: ProgramState): void {
     .option('--folder <name>', 'only this folder ("" for files in no folder)')
     .option('--search <text>', 'part of the file name')
     .option('--type <mime>', 'a MIME type (image/png) or its first part (image)')
-    .option('--page <n>', 'page number')
-    .option('--limit <n>', 'page size (1–100)')
+    .addOption(countOption('--page <n>', 'page number', 1))
+    .addOption(countOption('--limit <n>', 'page size (1-100)', 1))
     .action(action(state, async (g, opts: { folder?: string; search?: string; type?: string; page?: string; limit?: string }) => {
-      const input = Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined));
+      const input = Object.fromEntries(Object.entries(ownOptions(opts)).filter(([, v]) => v !== undefined));
       const result = (await run(g, 'media.list', input)) as { data: Array<Record<string, unknown>>; pagination: Record<string, number> };
-      printList(io, g, result, columns);
+      printList(io, g, result, columns, Object.keys(input).some((k) => k !== 'page' && k !== 'limit')
+        ? 'No media match.' : 'No media yet. Upload a file: cms media upload photo.jpg');
     }));
 
   media.command('get')
@@ -101,11 +103,11 @@ export function registerMedia(program: Command, state: ProgramState): void {
     .description('folders and how many files each holds')
     .action(action(state, async (g) => {
       const data = await run(g, 'media.folders', {});
-      printResult(io, g, data, (rows: Array<Record<string, unknown>>) => table(rows, ['name', 'count']));
+      printResult(io, g, data, (rows: Array<Record<string, unknown>>) => table(io, rows, ['name', 'count'], 'No folders yet. Upload into one: cms media upload photo.jpg --folder photos'));
     }));
   folders.command('rename')
     .description('rename a folder; its files move with it')
-    .argument('<name>').argument('<to>')
+    .argument('<name>', 'the folder now').argument('<to>', 'its new name')
     .action(action(state, async (g, name: string, to: string) => {
       const data = await run(g, 'media.renameFolder', { name, to });
       printResult(io, g, data, (d: { name: string; moved: number }) => `Renamed ${name} to ${d.name} (${d.moved} files).`);

@@ -3,11 +3,13 @@ import type { Engine } from '../engine.js';
 import type { GlobalOptions, Io } from '../io.js';
 import { action, type ProgramState } from '../main.js';
 import { exitCodes, printResult, table, UsageError } from '../output.js';
+import { choiceOption, choices, countOption, listOption } from '../choices.js';
 
 interface MigrationOut {
   id: string;
   sourcePlatform: string;
   mode: string;
+  config: { apiUrl?: string };
   status: string;
   progress: { phase: string; done: number; total: number };
   stats: Record<string, number>;
@@ -35,6 +37,12 @@ interface SourceOptions {
   mediaHosts?: string;
 }
 
+/** The source URL the migration reads, as the core stored it (absent: the default). */
+async function sourceUrlOf(m: MigrationOut): Promise<string> {
+  const { defaultButterApiUrl } = await import('../../lib/buttercms-api-url.js');
+  return m.config.apiUrl ?? defaultButterApiUrl;
+}
+
 const finished = new Set(['completed', 'failed', 'paused']);
 const pollMs = 500;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -59,10 +67,10 @@ function createInput(opts: SourceOptions, io: Io): Record<string, unknown> {
 
 function sourceOptions(cmd: Command): Command {
   return cmd
-    .requiredOption('--from <platform>', 'the source CMS: buttercms')
-    .option('--mode <mode>', 'dry_run, schema_only, full or incremental', 'full')
+    .addOption(choiceOption('--from <platform>', 'the source CMS', choices.migrationSources).makeOptionMandatory())
+    .addOption(choiceOption('--mode <mode>', 'dry_run changes nothing, schema_only imports the types, full and incremental everything', choices.migrationModes).default('full'))
     .option('--api-key <token>', 'the ButterCMS read token (or set BUTTERCMS_API_KEY)')
-    .option('--api-url <url>', 'the ButterCMS API (default https://api.buttercms.com/v2)')
+    .option('--api-url <url>', 'the ButterCMS API base, with or without /v2 (default https://api.buttercms.com/v2)')
     .option('--page-types <list>', 'comma-separated page types to read (ButterCMS cannot list them)')
     .option('--collections <list>', 'comma-separated collection keys to read (ButterCMS cannot list them)')
     .option('--media-hosts <list>', 'hosts besides cdn.buttercms.com whose URLs are media files');
@@ -178,6 +186,7 @@ export function registerMigrate(program: Command, state: ProgramState): void {
         const created = (await engine.run('migrations.create', input)) as MigrationOut;
         // On stderr, so a script can learn the id (to watch or pause it) while stdout stays one document.
         io.stderr.write(io.stderr.isTTY ? `Created migration ${created.id}\n` : `[migrate] created ${created.id}\n`);
+        if (!g.json) io.stderr.write(`${io.stderr.isTTY ? '' : '[migrate] '}Reading ${await sourceUrlOf(created)}\n`);
         await engine.run('migrations.start', { id: created.id });
         report(state, g, await follow(engine, created.id, io));
       });
@@ -188,7 +197,8 @@ export function registerMigrate(program: Command, state: ProgramState): void {
     .action(action(state, async (g, opts: SourceOptions) => {
       const input = createInput(opts, io);
       const { withEngine } = await import('../engine.js');
-      const data = await withEngine(g, io, (e) => e.run('migrations.create', input));
+      const data = (await withEngine(g, io, (e) => e.run('migrations.create', input))) as MigrationOut;
+      if (!g.json) io.stderr.write(`Reading ${await sourceUrlOf(data)}\n`);
       printResult(io, g, data, (m: MigrationOut) => `Created migration ${m.id} (${m.mode}). Start it: cms migrate start ${m.id}`);
     }));
 
@@ -227,8 +237,8 @@ export function registerMigrate(program: Command, state: ProgramState): void {
   migrate.command('logs')
     .description('print a migration\'s log')
     .argument('<id>', 'migration id')
-    .option('--level <levels>', 'only these levels: error, warning, info (comma-separated)')
-    .option('--limit <n>', 'at most this many lines', '1000')
+    .addOption(listOption('--level <levels>', 'only these levels, comma-separated', choices.logLevels))
+    .addOption(countOption('--limit <n>', 'at most this many lines', 1).default('1000', '1000'))
     .action(action(state, async (g, id: string, opts: { level?: string; limit: string }) => {
       const { withEngine } = await import('../engine.js');
       const data = await withEngine(g, io, (e) => e.run('migrations.logs', { id, level: opts.level, limit: opts.limit }));
@@ -241,9 +251,10 @@ export function registerMigrate(program: Command, state: ProgramState): void {
     .action(action(state, async (g) => {
       const { withEngine } = await import('../engine.js');
       const data = await withEngine(g, io, (e) => e.run('migrations.list', {}));
-      printResult(io, g, data, (rows: MigrationOut[]) => table(rows.map((m) => ({
+      printResult(io, g, data, (rows: MigrationOut[]) => table(io, rows.map((m) => ({
         id: m.id, mode: m.mode, status: m.status, progress: `${m.progress.phase} ${m.progress.done}/${m.progress.total}`, createdAt: m.createdAt,
-      })), ['id', 'mode', 'status', 'progress', 'createdAt']));
+      })), ['id', 'mode', 'status', 'progress', 'createdAt'],
+      'No migrations yet. Try one: cms migrate run --from buttercms --mode dry_run (the read token in BUTTERCMS_API_KEY)'));
     }));
 
   migrate.command('delete')

@@ -8,9 +8,9 @@ export function registerProjects(program: Command, state: ProgramState): void {
   projects.command('list').description('list projects').action(action(state, async (g) => {
     const { withEngine } = await import('../engine.js');
     const data = await withEngine(g, io, (e) => e.run('projects.list', {}));
-    printResult(io, g, data, (rows: Array<Record<string, unknown>>) => table(rows, ['slug', 'name', 'id', 'createdAt']));
+    printResult(io, g, data, (rows: Array<Record<string, unknown>>) => table(io, rows, ['slug', 'name', 'id', 'createdAt'], 'No projects yet. Create one: cms projects create my-site'));
   }));
-  projects.command('create').description('create a project').argument('<slug>').option('--name <name>')
+  projects.command('create').description('create a project').argument('<slug>', 'the project\'s slug, like my-site').option('--name <name>', 'display name')
     .action(action(state, async (g, slug: string, opts: { name?: string }) => {
       const { withEngine } = await import('../engine.js');
       const data = await withEngine(g, io, (e) => e.run('projects.create', { slug, name: opts.name }));

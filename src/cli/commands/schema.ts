@@ -3,6 +3,7 @@ import { relative } from 'node:path';
 import { action, type ProgramState } from '../main.js';
 import { printResult, table, UsageError } from '../output.js';
 import type { Io } from '../io.js';
+import { choices, oneOf } from '../choices.js';
 
 type Plan = {
   create: Array<{ kind: string; slug: string }>;
@@ -85,7 +86,8 @@ export function registerSchema(program: Command, state: ProgramState): void {
     .action(action(state, async (g) => {
       const { withEngine } = await import('../engine.js');
       const data = await withEngine(g, io, (e) => e.run('schema.list', {}));
-      printResult(io, g, data, (rows: Array<Record<string, unknown>>) => table(rows, ['kind', 'slug', 'name', 'fields', 'entries']));
+      printResult(io, g, data, (rows: Array<Record<string, unknown>>) => table(io, rows, ['kind', 'slug', 'name', 'fields', 'entries'],
+        'No types yet. Add one: cms schema add page-type landing-page --field title:text:required (or write schemas/ files and run cms schema push)'));
     }));
 
   schema.command('add')
@@ -93,13 +95,18 @@ export function registerSchema(program: Command, state: ProgramState): void {
     .argument('[kind]', 'page-type, collection or component')
     .argument('[slug]', 'the type\'s slug, like landing-page')
     .option('--name <name>', 'display name')
-    .option('--field <spec...>', 'name:type[:required], repeatable, e.g. --field title:text:required --field body:wysiwyg')
+    .option('--field <spec...>', 'a field as name:type[:required]; a select as name:select:CHOICES[:required], CHOICES being ' +
+      'comma-separated values (each its own label) or value=Label pairs; repeatable. E.g. --field title:text:required ' +
+      '--field role:select:cto,cfo --field tier:select:"gold=Gold tier,silver=Silver tier":required')
     .option('--yes', 'ask nothing')
     .action(action(state, async (g, kindRaw: string | undefined, slugRaw: string | undefined, opts: { name?: string; field?: string[]; yes?: boolean }) => {
       const interactive = !opts.yes && !g.json && io.stdinIsTTY && io.stdout.isTTY;
       let kindName = kindRaw;
       let slug = slugRaw;
       let name = opts.name;
+      if (kindName !== undefined && !kindArg[kindName]) {
+        throw new UsageError(`"${kindName}" is not a kind of type: use ${oneOf(choices.typeKinds)}, as in cms schema add collection team --field name:text`);
+      }
       let fields = (opts.field ?? []).map(parseFieldSpec);
       if (interactive && (!kindName || !slug || fields.length === 0)) {
         const { askTypeDefinition } = await import('../prompts.js');
@@ -107,7 +114,7 @@ export function registerSchema(program: Command, state: ProgramState): void {
         if (!answers) throw new UsageError('Cancelled');
         ({ kind: kindName, slug, name, fields } = answers);
       }
-      if (!kindName || !kindArg[kindName]) throw new UsageError('Say what to add: cms schema add page-type|collection|component <slug> --field name:type');
+      if (!kindName || !kindArg[kindName]) throw new UsageError(`Say what to add, ${oneOf(choices.typeKinds)}: cms schema add page-type landing-page --field title:text`);
       if (!slug) throw new UsageError('A slug is needed, like landing-page');
       if (fields.length === 0) throw new UsageError('Give at least one field: --field title:text:required');
       const kind = kindArg[kindName]!;
@@ -123,11 +130,61 @@ export function registerSchema(program: Command, state: ProgramState): void {
     }));
 }
 
-export function parseFieldSpec(spec: string): { name: string; type: string; required?: boolean; label: string } {
-  const [name = '', type = 'text', flag] = spec.split(':');
-  if (!name) throw new UsageError(`Field "${spec}" needs a name: name:type[:required]`);
-  if (flag !== undefined && flag !== 'required') throw new UsageError(`Field "${spec}": the third part can only be "required"`);
-  return { name, type, label: titleCase(name), ...(flag === 'required' ? { required: true } : {}) };
+export interface FieldSpec {
+  name: string;
+  type: string;
+  label: string;
+  required?: boolean;
+  options?: { choices: Array<{ value: string; label: string }> };
+}
+
+const fieldGrammar = 'name:type[:required], or for a select name:select:CHOICES[:required]';
+
+/**
+ * `--field` grammar: `name:type[:required]`; a select is `name:select:CHOICES[:required]`, CHOICES
+ * comma-separated, each `value` (its own label) or `value=Label`. A select always has its choices in
+ * the third part, so `:required` at the end can never be read as a choice.
+ */
+export function parseFieldSpec(spec: string): FieldSpec {
+  const parts = spec.split(':');
+  const name = parts[0]?.trim() ?? '';
+  const type = parts[1]?.trim() || 'text';
+  let rest = parts.slice(2);
+  const required = rest.length > 0 && rest[rest.length - 1] === 'required';
+  if (required) rest = rest.slice(0, -1);
+  if (!name) throw new UsageError(`Field "${spec}" needs a name: ${fieldGrammar}`);
+  if (!(choices.fieldTypes as readonly string[]).includes(type)) {
+    throw new UsageError(`Field "${spec}": "${type}" is not a field type; use ${oneOf(choices.fieldTypes)}`);
+  }
+  const base = { name, type, label: titleCase(name), ...(required ? { required: true } : {}) };
+  if (type !== 'select') {
+    if (rest.length) throw new UsageError(`Field "${spec}": after the type only ":required" may follow (${fieldGrammar})`);
+    return base;
+  }
+  // Labels may hold colons: everything between the type and a final :required is the choice list.
+  const list = rest.join(':');
+  if (!list.trim()) {
+    throw new UsageError(`Field "${spec}": a select needs its choices, e.g. ${name}:select:cto,cfo${required ? ':required' : ''} ` +
+      `or ${name}:select:"cto=Chief Technology Officer,cfo=Chief Financial Officer"${required ? ':required' : ''}`);
+  }
+  return { ...base, options: { choices: parseChoices(list, spec) } };
+}
+
+/** `cto,cfo` or `cto=Chief Technology Officer,cfo=CFO`. */
+export function parseChoices(list: string, context: string): Array<{ value: string; label: string }> {
+  const out = list.split(',').map((entry) => {
+    const eq = entry.indexOf('=');
+    const value = (eq < 0 ? entry : entry.slice(0, eq)).trim();
+    const label = (eq < 0 ? entry : entry.slice(eq + 1)).trim();
+    if (!value || !label) throw new UsageError(`Field "${context}": the choice "${entry}" needs a value (and a label after =, when given)`);
+    return { value, label };
+  });
+  const seen = new Set<string>();
+  for (const c of out) {
+    if (seen.has(c.value)) throw new UsageError(`Field "${context}": the choice "${c.value}" is given twice`);
+    seen.add(c.value);
+  }
+  return out;
 }
 
 const titleCase = (s: string) => s.replace(/[-_]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').replace(/^\w/, (c) => c.toUpperCase());

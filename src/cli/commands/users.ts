@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { action, type ProgramState } from '../main.js';
 import { printResult, table, UsageError } from '../output.js';
+import { choiceOption, choices } from '../choices.js';
 
 export function registerUsers(program: Command, state: ProgramState): void {
   const { io } = state;
@@ -10,7 +11,7 @@ export function registerUsers(program: Command, state: ProgramState): void {
     .description('create a user who is a member of the project (the first owner included)')
     .requiredOption('--email <email>', 'sign-in email')
     .option('--password <password>', 'password (better: the CMS_PASSWORD environment variable, kept out of process lists)')
-    .requiredOption('--role <role>', 'viewer, editor, developer, admin or owner')
+    .addOption(choiceOption('--role <role>', 'the role in the project, low to high', choices.roles).makeOptionMandatory())
     .option('--name <name>', 'display name')
     .action(action(state, async (g, opts: { email: string; password?: string; role: string; name?: string }) => {
       const password = opts.password ?? io.env.CMS_PASSWORD;
@@ -25,23 +26,24 @@ export function registerUsers(program: Command, state: ProgramState): void {
     .action(action(state, async (g) => {
       const { withEngine } = await import('../engine.js');
       const data = await withEngine(g, io, (e) => e.run('users.list', {}));
-      printResult(io, g, data, (rows: Array<Record<string, unknown>>) => table(rows, ['id', 'email', 'name', 'role', 'createdAt']));
+      printResult(io, g, data, (rows: Array<Record<string, unknown>>) => table(io, rows, ['id', 'email', 'name', 'role', 'createdAt'],
+        'No members yet. Create the first owner: CMS_PASSWORD=… cms users create --email you@example.com --role owner'));
     }));
 
   users.command('add')
     .description('add an existing user to the project with a role')
     .requiredOption('--email <email>', 'the user\'s email')
-    .requiredOption('--role <role>', 'viewer, editor, developer, admin or owner')
+    .addOption(choiceOption('--role <role>', 'the role in the project, low to high', choices.roles).makeOptionMandatory())
     .action(action(state, async (g, opts: { email: string; role: string }) => {
       const { withEngine } = await import('../engine.js');
-      const data = await withEngine(g, io, (e) => e.run('members.add', opts));
+      const data = await withEngine(g, io, (e) => e.run('members.add', { email: opts.email, role: opts.role }));
       printResult(io, g, data, (u: { email: string; role: string }) => `Added ${u.email} as ${u.role}.`);
     }));
 
   users.command('set-role')
     .description('change a member\'s role')
     .argument('<userId>', 'user id')
-    .requiredOption('--role <role>', 'viewer, editor, developer, admin or owner')
+    .addOption(choiceOption('--role <role>', 'the role in the project, low to high', choices.roles).makeOptionMandatory())
     .action(action(state, async (g, userId: string, opts: { role: string }) => {
       const { withEngine } = await import('../engine.js');
       const data = await withEngine(g, io, (e) => e.run('members.update', { userId, role: opts.role }));

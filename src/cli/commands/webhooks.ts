@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { action, type ProgramState } from '../main.js';
 import { printResult, table, UsageError } from '../output.js';
+import { choiceOption, choices, countOption, listOption } from '../choices.js';
 
 interface WebhookOut {
   id: string;
@@ -22,7 +23,7 @@ interface DeliveryOut {
   attempts: Array<{ attemptNumber: number; statusCode: number | null; durationMs: number; error: string | null; startedAt: string }>;
 }
 
-const collect = (value: string, previous: string[]) => [...previous, value];
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
 /** `--header "K: V"` (repeatable) → `{ K: "V" }`. */
 function parseHeaders(list: string[]): Record<string, string> {
@@ -52,11 +53,11 @@ export function registerWebhooks(program: Command, state: ProgramState): void {
   webhooks.command('create')
     .description('create a webhook; its whole secret is shown only now')
     .requiredOption('--url <url>', 'the receiver (http:// or https://)')
-    .requiredOption('--events <list>', 'comma-separated event kinds, e.g. page.published,page.deleted')
-    .option('--header <header>', 'a custom header "Name: value" sent with every delivery (repeatable)', collect, [])
+    .addOption(listOption('--events <list>', 'comma-separated event kinds, e.g. page.published,page.deleted', choices.eventKinds).makeOptionMandatory())
+    .option('--header <header>', 'a custom header "Name: value" sent with every delivery (repeatable)', collect)
     .option('--inactive', 'create it switched off')
-    .action(action(state, async (g, opts: { url: string; events: string; header: string[]; inactive?: boolean }) => {
-      const input = { url: opts.url, events: splitList(opts.events), headers: parseHeaders(opts.header), active: !opts.inactive };
+    .action(action(state, async (g, opts: { url: string; events: string; header?: string[]; inactive?: boolean }) => {
+      const input = { url: opts.url, events: splitList(opts.events), headers: parseHeaders(opts.header ?? []), active: !opts.inactive };
       const { withEngine } = await import('../engine.js');
       const data = await withEngine(g, io, (e) => e.run('webhooks.create', input));
       printResult(io, g, data, (w: WebhookOut) =>
@@ -70,7 +71,8 @@ export function registerWebhooks(program: Command, state: ProgramState): void {
       const { withEngine } = await import('../engine.js');
       const data = await withEngine(g, io, (e) => e.run('webhooks.list', {}));
       printResult(io, g, data, (rows: WebhookOut[]) =>
-        table(rows.map((w) => ({ ...w, active: w.active ? 'yes' : 'no' })), ['id', 'active', 'url', 'events', 'secret']));
+        table(io, rows.map((w) => ({ ...w, active: w.active ? 'yes' : 'no' })), ['id', 'active', 'url', 'events', 'secret'],
+          'No webhooks yet. Create one: cms webhooks create --url https://example.com/hook --events page.published'));
     }));
 
   webhooks.command('get')
@@ -86,19 +88,19 @@ export function registerWebhooks(program: Command, state: ProgramState): void {
     .description('change a webhook; only the options given change')
     .argument('<id>', 'webhook id')
     .option('--url <url>', 'a new receiver')
-    .option('--events <list>', 'the new comma-separated event kinds')
-    .option('--header <header>', 'replaces all custom headers with these "Name: value" ones (repeatable)', collect, [])
+    .addOption(listOption('--events <list>', 'the new comma-separated event kinds', choices.eventKinds))
+    .option('--header <header>', 'replaces all custom headers with these "Name: value" ones (repeatable)', collect)
     .option('--clear-headers', 'remove all custom headers')
     .option('--active', 'switch it on')
     .option('--inactive', 'switch it off (deliveries wait until it is on again)')
-    .action(action(state, async (g, id: string, opts: { url?: string; events?: string; header: string[]; clearHeaders?: boolean; active?: boolean; inactive?: boolean }) => {
+    .action(action(state, async (g, id: string, opts: { url?: string; events?: string; header?: string[]; clearHeaders?: boolean; active?: boolean; inactive?: boolean }) => {
       if (opts.active && opts.inactive) throw new UsageError('--active and --inactive contradict each other');
-      if (opts.clearHeaders && opts.header.length) throw new UsageError('--clear-headers and --header contradict each other');
+      if (opts.clearHeaders && opts.header?.length) throw new UsageError('--clear-headers and --header contradict each other');
       const input = {
         id,
         ...(opts.url !== undefined ? { url: opts.url } : {}),
         ...(opts.events !== undefined ? { events: splitList(opts.events) } : {}),
-        ...(opts.header.length ? { headers: parseHeaders(opts.header) } : opts.clearHeaders ? { headers: {} } : {}),
+        ...(opts.header?.length ? { headers: parseHeaders(opts.header) } : opts.clearHeaders ? { headers: {} } : {}),
         ...(opts.active ? { active: true } : opts.inactive ? { active: false } : {}),
       };
       const { withEngine } = await import('../engine.js');
@@ -138,19 +140,20 @@ export function registerWebhooks(program: Command, state: ProgramState): void {
   webhooks.command('deliveries')
     .description('a webhook\'s deliveries, newest first, with their attempts')
     .argument('<id>', 'webhook id')
-    .option('--status <status>', 'only pending, success, failed or exhausted ones')
-    .option('--limit <n>', 'how many (1-100, default 20)')
-    .option('--page <n>', 'which page of them (default 1)')
+    .addOption(choiceOption('--status <status>', 'only the deliveries in this state', choices.deliveryStatuses))
+    .addOption(countOption('--limit <n>', 'how many (1-100, default 20)', 1))
+    .addOption(countOption('--page <n>', 'which page of them (default 1)', 1))
     .action(action(state, async (g, id: string, opts: { status?: string; limit?: string; page?: string }) => {
       const { withEngine } = await import('../engine.js');
       const data = await withEngine(g, io, (e) => e.run('webhooks.deliveries', { id, status: opts.status, limit: opts.limit, page: opts.page }));
-      printResult(io, g, data, (rows: DeliveryOut[]) => table(rows.map((d) => {
+      printResult(io, g, data, (rows: DeliveryOut[]) => table(io, rows.map((d) => {
         const last = d.attempts[d.attempts.length - 1];
         return {
           id: d.id, event: d.event, status: d.status, attempts: d.attemptCount, lastStatus: d.lastStatusCode,
           lastError: last?.error ?? '', nextAttemptAt: d.nextAttemptAt, createdAt: d.createdAt,
         };
-      }), ['id', 'event', 'status', 'attempts', 'lastStatus', 'lastError', 'nextAttemptAt', 'createdAt']));
+      }), ['id', 'event', 'status', 'attempts', 'lastStatus', 'lastError', 'nextAttemptAt', 'createdAt'],
+      opts.status || (opts.page && opts.page !== '1') ? 'No deliveries match.' : `No deliveries yet. Queue a test one: cms webhooks test ${id}`));
     }));
 
   webhooks.command('redeliver')

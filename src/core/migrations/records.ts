@@ -33,6 +33,12 @@ export const runnerStoppedMessage =
   'The process running this migration stopped before it finished (the server stopped, or the CLI running it ended). ' +
   'What was imported stays; create a new migration to import again.';
 
+/** A dry run imports nothing, so it has nothing that stays. */
+export const runnerStoppedMessageFor = (mode: string): string => (mode === 'dry_run'
+  ? 'The process running this dry run stopped before it finished (the server stopped, or the CLI running it ended). ' +
+    'Nothing was written; create a new migration to try again.'
+  : runnerStoppedMessage);
+
 /** Why a running migration is taken for dead, or null while its runner shows signs of life. */
 function deathOf(row: MigrationRow, now: Date, runner: MigrationRunner | null): string | null {
   if (!row.runnerId) return 'it has no runner';
@@ -62,7 +68,7 @@ export async function settleStaleMigrations(db: Db, now: Date, runner: Migration
     const threshold = new Date(now.getTime() - staleHeartbeatMs);
     const [done] = await db.update(migrations).set({
       status: 'failed',
-      error: runnerStoppedMessage,
+      error: runnerStoppedMessageFor(row.mode),
       finishedAt: now,
       updatedAt: now,
     }).where(and(
@@ -75,7 +81,7 @@ export async function settleStaleMigrations(db: Db, now: Date, runner: Migration
         : or(sql`${migrations.heartbeatAt} is null`, lt(migrations.heartbeatAt, threshold)),
     )).returning({ id: migrations.id });
     if (!done) continue;
-    await writeLogs(db, row.id, [{ level: 'error', message: `${runnerStoppedMessage} (Noticed because ${why}.)`, data: { phase: row.progress.phase, status: row.status } }], now);
+    await writeLogs(db, row.id, [{ level: 'error', message: `${runnerStoppedMessageFor(row.mode)} (Noticed because ${why}.)`, data: { phase: row.progress.phase, status: row.status } }], now);
     settled += 1;
   }
   return settled;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { migrations } from '../../db/schema/index.js';
 import type { MigrationProgress } from '../../db/schema/ops.js';
 import type { Access } from '../operation.js';
+import { normaliseButterApiUrl } from '../../lib/buttercms-api-url.js';
 
 /** Migrations are developer work (decisions §3); API keys never run them. */
 export const migrationAccess: Access = { role: 'developer' };
@@ -24,10 +25,15 @@ const nameList = z.union([z.array(z.string()), z.string()])
   .transform((v) => (Array.isArray(v) ? v : v.split(',')).map((s) => s.trim()).filter((s) => s !== ''))
   .pipe(z.array(z.string().min(1).max(200)).max(200));
 
-/** Blank means the default source endpoint (the contract); anything else must be an http(s) URL. */
+/**
+ * Blank means the default source endpoint (the contract); anything else must be an http(s) URL, with
+ * or without `/v2`, and is stored in one form (`http://host:port` → `http://host:port/v2`), so the
+ * record shows the URL that is read, whichever door created it.
+ */
 const apiUrl = z.string().trim().max(2048).optional()
   .transform((v) => (v ? v : undefined))
-  .pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, like https://api.buttercms.com/v2' }).optional());
+  .pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, like https://api.buttercms.com/v2' }).optional())
+  .transform((v) => (v === undefined ? undefined : normaliseButterApiUrl(v)));
 
 /** What the source needs: the read token, and what ButterCMS cannot list by itself (decisions §10). */
 export const butterConfigSchema = z.strictObject({

@@ -8,7 +8,9 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request, type Dispatcher } from 'undici';
 
-export const defaultButterApiUrl = 'https://api.buttercms.com/v2';
+import { defaultButterApiUrl, normaliseButterApiUrl } from '../../lib/buttercms-api-url.js';
+
+export { defaultButterApiUrl };
 
 /** The contract's "100 ms between source requests". */
 export const sourceRequestSpacingMs = 100;
@@ -95,17 +97,8 @@ export interface ButterClient {
   download(url: string, maxBytes: number): Promise<DownloadedFile>;
 }
 
-/** `https://api.buttercms.com`, `…/v2`, `…/v2/` all mean the same API base. */
-export function normaliseApiUrl(apiUrl: string | undefined): string {
-  const raw = apiUrl?.trim() ? apiUrl.trim() : defaultButterApiUrl;
-  const url = new URL(raw);
-  url.search = '';
-  url.hash = '';
-  let path = url.pathname.replace(/\/+$/, '');
-  if (path === '') path = '/v2';
-  url.pathname = path;
-  return url.toString().replace(/\/+$/, '');
-}
+/** `https://api.buttercms.com`, `…/v2`, `…/v2/` all mean the same API base (the core stores it so too). */
+export const normaliseApiUrl = normaliseButterApiUrl;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

@@ -10,7 +10,7 @@ import type { Dispatcher } from 'undici';
 import type { Actor } from '../../core/actor.js';
 import { isCmsError } from '../../core/errors.js';
 import {
-  butterConfigSchema, migrationAbandon, migrationStep, runnerStoppedMessage,
+  butterConfigSchema, migrationAbandon, migrationStep, runnerStoppedMessageFor,
   type ButterConfig, type MigrationLogLine, type MigrationRunRef, type MigrationView, type StepInput, type StepWrite,
   type StepWriteResult, type StoredMediaRef,
 } from '../../core/migrations/index.js';
@@ -74,6 +74,7 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
   const stats: Stats = { sourceRequests: 0, sourceWaitMs: 0, warnings: 0 };
   let stored: Stats = {};
   let phase = 'mapping';
+  let mode = 'full';
 
   const step = async (input: Omit<StepInput, 'id' | 'runnerId'>): Promise<StepWriteResult | null> => {
     if (signal.aborted) throw new Error('the runner is stopping');
@@ -91,7 +92,7 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
     const parsed = butterConfigSchema.safeParse(migration.config);
     if (!parsed.success) throw new ImportFailure(`The stored config is invalid: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
     const config = parsed.data;
-    const mode = migration.mode;
+    mode = migration.mode;
     const apiUrl = normaliseApiUrl(config.apiUrl);
     const client = createButterClient({
       apiKey: config.apiKey,
@@ -224,7 +225,7 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
       cms.log.warn(`migration ${ref.id}: no longer run by this process`, { error: e.message });
       return;
     }
-    const { message, data } = describeFailure(e, signal, phase);
+    const { message, data } = describeFailure(e, signal, phase, mode);
     if (!(e instanceof ImportFailure) && !(e instanceof SourceRequestError) && !isCmsError(e)) {
       cms.log.error(`migration ${ref.id} failed`, { error: e instanceof Error ? e.stack ?? e.message : String(e) });
     }
@@ -238,16 +239,18 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
   }
 }
 
-function describeFailure(e: unknown, signal: AbortSignal, phase: string): { message: string; data?: Record<string, unknown> } {
-  if (signal.aborted) return { message: runnerStoppedMessage, data: { phase } };
+function describeFailure(e: unknown, signal: AbortSignal, phase: string, mode: string): { message: string; data?: Record<string, unknown> } {
+  if (signal.aborted) return { message: runnerStoppedMessageFor(mode), data: { phase } };
+  // A dry run writes nothing, so nothing of it stays.
+  const after = mode === 'dry_run' ? 'Nothing was written (dry run).' : 'What was imported stays.';
   if (e instanceof SourceRequestError) {
-    return { message: `${e.message}. What was imported stays.`, data: { phase, request: e.request, status: e.status, failure: e.failure } };
+    return { message: `${e.message}. ${after}`, data: { phase, request: e.request, status: e.status, failure: e.failure } };
   }
   if (e instanceof ImportFailure) return { message: e.message, ...(e.data ? { data: e.data } : {}) };
   if (isCmsError(e)) {
-    return { message: `${phase} failed: ${e.code}: ${e.message}. What was imported stays.`, data: { phase, code: e.code, details: e.details as unknown } };
+    return { message: `${phase} failed: ${e.code}: ${e.message}. ${after}`, data: { phase, code: e.code, details: e.details as unknown } };
   }
-  return { message: `${phase} failed: ${e instanceof Error ? e.message : String(e)}. What was imported stays.`, data: { phase } };
+  return { message: `${phase} failed: ${e instanceof Error ? e.message : String(e)}. ${after}`, data: { phase } };
 }
 
 function mediaHostsOf(config: ButterConfig, apiUrl: string): string[] {
