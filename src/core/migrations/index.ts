@@ -34,7 +34,7 @@ export type {
   MediaFileInput, EntriesWrite, EntriesWriteResult, NewEntry, FinishWrite, FinishEntry, FinishWriteResult, StoredMediaRef,
 } from './steps.js';
 export { migrationRunnerOf, migrationRunnerService, staleHeartbeatMs, type MigrationRunner, type MigrationRunRef } from './port.js';
-export { runnerStoppedMessage, runnerStoppedMessageFor } from './records.js';
+export { runnerStoppedMessageFor } from './records.js';
 export {
   butterConfigSchema, migrationModes, migrationStatuses, runningStatuses, isRunningStatus, toMigrationView,
   type ButterConfig, type MigrationMode, type MigrationStatus, type MigrationView, type MigrationLogView, type MigrationLogLine, type LogLevel,

@@ -29,15 +29,12 @@ export async function writeLogs(db: Db, migrationId: string, lines: readonly Mig
   }
 }
 
-export const runnerStoppedMessage =
-  'The process running this migration stopped before it finished (the server stopped, or the CLI running it ended). ' +
-  'What was imported stays; create a new migration to import again.';
-
-/** A dry run imports nothing, so it has nothing that stays. */
-export const runnerStoppedMessageFor = (mode: string): string => (mode === 'dry_run'
-  ? 'The process running this dry run stopped before it finished (the server stopped, or the CLI running it ended). ' +
-    'Nothing was written; create a new migration to try again.'
-  : runnerStoppedMessage);
+/** Why a migration whose process stopped is failed; a dry run imports nothing, so nothing stays. */
+export const runnerStoppedMessageFor = (mode: string): string => {
+  const what = mode === 'dry_run' ? 'dry run' : 'migration';
+  const after = mode === 'dry_run' ? 'Nothing was written; create a new migration to try again.' : 'What was imported stays; create a new migration to import again.';
+  return `The process running this ${what} stopped before it finished (the server stopped, or the CLI running it ended). ${after}`;
+};
 
 /** Why a running migration is taken for dead, or null while its runner shows signs of life. */
 function deathOf(row: MigrationRow, now: Date, runner: MigrationRunner | null): string | null {
