@@ -10,7 +10,7 @@ import type { Actor } from './core/actor.js';
 import type { Clock, Ctx, EventKind, Logger, ProjectRef, Services } from './core/context.js';
 import { CmsError, isCmsError } from './core/errors.js';
 import { checkAccess, parseInput, type AnyOperation, type Operation } from './core/operation.js';
-import { operations, type OperationName } from './core/registry.js';
+import { isOperationName, operations, type InputOf, type OperationName, type OutputOf } from './core/registry.js';
 import { writeOutbox } from './core/webhooks/outbox.js';
 import { findStoredResponse, storeResponse, type IdempotencyScope } from './core/idempotency.js';
 import { createDiskMediaFiles } from './media/files.js';
@@ -75,13 +75,19 @@ export interface Cms {
   readonly log: Logger;
   readonly services: Services;
   readonly events: EventEmitter<CmsEvents>;
+  /** Runs an operation by name: the input is typed as the operation's, and so is the answer. */
+  run<N extends OperationName>(name: N, input: InputOf<N>, options: RunOptions): Promise<OutputOf<N>>;
   run<S extends z.ZodType, O>(op: Operation<S, O>, input: z.input<S>, options: RunOptions): Promise<O>;
-  run(op: OperationName, input: unknown, options: RunOptions): Promise<unknown>;
+  /**
+   * Runs an operation on input from outside the program (a request body, a bridged CLI call),
+   * whose shape only the operation's schema checks; the answer is typed as the operation's.
+   */
+  runRequest<N extends OperationName>(name: N, input: unknown, options: RunOptions): Promise<OutputOf<N>>;
   /**
    * Runs a write at most once per idempotency key: a repeat replays the stored answer, a
    * different request under the key is refused, a repeat while the first runs is refused.
    */
-  runIdempotent(op: OperationName, input: unknown, options: RunOptions, idem: IdempotentRun): Promise<IdempotentResult>;
+  runIdempotent(name: OperationName, input: unknown, options: RunOptions, idem: IdempotentRun): Promise<IdempotentResult>;
   /** Checks that the actor may run the operation, without running it. */
   authorize(op: OperationName, options: RunOptions): Promise<void>;
   resolveProject(slug: string): Promise<ProjectRef>;
@@ -177,9 +183,23 @@ export async function createCms(config: CmsConfig, options: CreateCmsOptions = {
     return remember(row);
   }
 
-  async function run(opOrName: AnyOperation | OperationName, input: unknown, runOptions: RunOptions): Promise<unknown> {
-    const op = typeof opOrName === 'string' ? operations[opOrName] as AnyOperation | undefined : opOrName;
-    if (!op) throw new CmsError('NOT_FOUND', `Unknown operation ${String(opOrName)}`);
+  function lookup(name: string): AnyOperation {
+    if (!isOperationName(name)) throw new CmsError('NOT_FOUND', `Unknown operation ${name}`);
+    return operations[name];
+  }
+
+  function run<N extends OperationName>(name: N, input: InputOf<N>, runOptions: RunOptions): Promise<OutputOf<N>>;
+  function run<S extends z.ZodType, O>(op: Operation<S, O>, input: z.input<S>, runOptions: RunOptions): Promise<O>;
+  function run(opOrName: AnyOperation | OperationName, input: unknown, runOptions: RunOptions): Promise<unknown> {
+    return execute(typeof opOrName === 'string' ? lookup(opOrName) : opOrName, input, runOptions);
+  }
+
+  function runRequest<N extends OperationName>(name: N, input: unknown, runOptions: RunOptions): Promise<OutputOf<N>>;
+  function runRequest(name: OperationName, input: unknown, runOptions: RunOptions): Promise<unknown> {
+    return execute(lookup(name), input, runOptions);
+  }
+
+  async function execute(op: AnyOperation, input: unknown, runOptions: RunOptions): Promise<unknown> {
     const { actor } = runOptions;
     const project = op.global
       ? { id: '', slug: '' }
@@ -255,8 +275,7 @@ export async function createCms(config: CmsConfig, options: CreateCmsOptions = {
   }
 
   async function authorize(name: OperationName, runOptions: RunOptions): Promise<void> {
-    const op = operations[name] as AnyOperation | undefined;
-    if (!op) throw new CmsError('NOT_FOUND', `Unknown operation ${String(name)}`);
+    const op = lookup(name);
     const { actor } = runOptions;
     const project = op.global ? null : actor.kind === 'key' ? await projectById(actor.projectId) : await resolveProject(runOptions.project ?? config.project);
     checkAccess(op, actor, project?.id ?? null);
@@ -280,7 +299,7 @@ export async function createCms(config: CmsConfig, options: CreateCmsOptions = {
     running.add(flight);
     try {
       try {
-        const result = await run(name, input, {
+        const result = await execute(lookup(name), input, {
           ...runOptions,
           beforeCommit: (tx, out) => storeResponse(tx, idem.scope, { status: idem.status, body: idem.wrap(out) }, clock.now()),
         });
@@ -313,7 +332,8 @@ export async function createCms(config: CmsConfig, options: CreateCmsOptions = {
     log,
     services,
     events,
-    run: run as Cms['run'],
+    run,
+    runRequest,
     authorize,
     runIdempotent,
     resolveProject,

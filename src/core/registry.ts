@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { authOperations } from './auth/index.js';
 import { blogOperations } from './blog/index.js';
 import { contentOperations } from './content/index.js';
@@ -44,4 +45,18 @@ export const operations = {
   ...migrationOperations,
 } as const;
 
-export type OperationName = keyof typeof operations;
+export type Operations = typeof operations;
+export type OperationName = keyof Operations;
+/** What an operation accepts (before its schema's defaults and transforms). */
+export type InputOf<N extends OperationName> = z.input<Operations[N]['input']>;
+/** What an operation answers. */
+export type OutputOf<N extends OperationName> = Awaited<ReturnType<Operations[N]['run']>>;
+
+export function isOperationName(name: string): name is OperationName {
+  return Object.hasOwn(operations, name);
+}
+
+/** The operation of a name, typed as itself. */
+export function operationOf<N extends OperationName>(name: N): Operations[N] {
+  return operations[name];
+}

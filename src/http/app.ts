@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { H3, type H3Event } from 'h3';
 import type { Actor } from '../core/actor.js';
 import { CmsError } from '../core/errors.js';
-import type { OperationName } from '../core/registry.js';
+import { isOperationName, type OperationName, type OutputOf } from '../core/registry.js';
 import type { Cms } from '../runtime.js';
 import { checkCsrf, createKeyAuthenticator, readKeyCredentials, readSessionActor, type KeyActor, type KeyCredentials } from './auth.js';
 import { createResponseCache, type ResponseCache } from './cache.js';
@@ -37,7 +37,7 @@ export interface RequestContext {
   project: string | undefined;
   keys: KeyCredentials;
   /** Runs an operation as this request's actor, in its project. */
-  run(op: OperationName, input: unknown): Promise<unknown>;
+  run<N extends OperationName>(name: N, input: unknown): Promise<OutputOf<N>>;
   /** Headers every answer to this request carries (rate limits, CORS), errors included. */
   responseHeaders: Record<string, string>;
   shared: AppShared;
@@ -218,7 +218,7 @@ async function buildContext(
     actor: { kind: 'anonymous' },
     project: undefined,
     keys: { apiKey: null, preview: null },
-    run: (op, input) => cms.run(op, input, { actor: rc.actor, project: rc.project }),
+    run: (name, input) => cms.runRequest(name, input, { actor: rc.actor, project: rc.project }),
     responseHeaders,
     shared,
   };
@@ -299,7 +299,8 @@ function cliBridgeRoutes(token: string | undefined): RouteDef[] {
       }
       const body = (await rc.body()) as { op?: unknown; input?: unknown; project?: unknown };
       if (typeof body.op !== 'string') throw new CmsError('VALIDATION_FAILED', 'op is required');
-      const result = await rc.cms.run(body.op as OperationName, body.input, {
+      if (!isOperationName(body.op)) throw new CmsError('NOT_FOUND', `Unknown operation ${body.op}`);
+      const result = await rc.cms.runRequest(body.op, body.input, {
         actor: { kind: 'terminal' },
         project: typeof body.project === 'string' ? body.project : undefined,
       });

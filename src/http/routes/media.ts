@@ -274,7 +274,7 @@ const metadataRoute: RouteDef = {
   ignorePreviewKeys: true,
   async handle(rc) {
     const actor = rc.keys.apiKey ?? anonymous;
-    const data = await rc.cms.run('media.get', { id: rc.params.id }, { actor });
+    const data = await rc.cms.runRequest('media.get', { id: rc.params.id }, { actor });
     return json({ data }, 200, publicHeaders);
   },
 };
