@@ -1,10 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
+import { isSlug, slugPattern } from './lib/slug.js';
 
 export const configFileName = 'cms.config.json';
-
-const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 const maxProxyHops = 10;
 
@@ -147,7 +146,7 @@ export function loadConfig(options: LoadConfigOptions = {}): CmsConfig {
     throw new ConfigError(`CMS_MAX_UPLOAD_BYTES must be a positive number of bytes, got ${env.CMS_MAX_UPLOAD_BYTES}`);
   }
   const project = options.project || env.CMS_PROJECT || parsed.project || 'default';
-  if (!slugPattern.test(project)) {
+  if (!isSlug(project)) {
     const from = options.project ? '--project' : env.CMS_PROJECT ? 'CMS_PROJECT' : 'project';
     throw new ConfigError(`${from} must be a project slug (lowercase letters, digits and single hyphens, like my-site), got "${project}"`);
   }

@@ -1,5 +1,6 @@
 import * as p from '@clack/prompts';
 import { choices } from './choices.js';
+import { isSlug } from '../lib/slug.js';
 import { parseChoices, type FieldSpec } from './commands/schema.js';
 
 /** Questions are asked only on a terminal, never with --yes or --json (the callers check). */
@@ -22,7 +23,7 @@ export async function askTypeDefinition(start: Partial<TypeAnswers>): Promise<Ty
   if (p.isCancel(kind)) return null;
   const slug = start.slug ?? await p.text({
     message: 'Slug (lowercase, hyphens)',
-    validate: (v) => (/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(v ?? '') ? undefined : 'use lowercase letters, digits and single hyphens'),
+    validate: (v) => (isSlug(v ?? '') ? undefined : 'use lowercase letters, digits and single hyphens'),
   });
   if (p.isCancel(slug)) return null;
   const fields = [...(start.fields ?? [])];
@@ -63,7 +64,7 @@ export async function askInit(defaults: InitAnswers): Promise<InitAnswers | null
   const project = await p.text({
     message: 'Project slug',
     initialValue: defaults.project,
-    validate: (v) => (/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(v ?? '') ? undefined : 'use lowercase letters, digits and single hyphens'),
+    validate: (v) => (isSlug(v ?? '') ? undefined : 'use lowercase letters, digits and single hyphens'),
   });
   if (p.isCancel(project)) return null;
   const starter = await p.confirm({ message: 'Add the starter schemas (a landing page, products, two components)?', initialValue: defaults.starter });

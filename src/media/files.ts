@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ImageSize, MediaFiles, MediaLocation } from '../core/media/storage.js';
+import { isSlug } from '../lib/slug.js';
 
-const projectPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const filePattern = /^[0-9a-f]{64}\.[a-z0-9]{1,5}$/;
 
 /**
@@ -11,7 +11,7 @@ const filePattern = /^[0-9a-f]{64}\.[a-z0-9]{1,5}$/;
  * so no caller can make a path leave `<root>/<project>/`.
  */
 export function mediaFilePath(location: MediaLocation): string {
-  if (!projectPattern.test(location.project) || !filePattern.test(location.filename)) {
+  if (!isSlug(location.project) || !filePattern.test(location.filename)) {
     throw new Error(`Not a stored media location: ${location.project}/${location.filename}`);
   }
   return join(location.root, location.project, location.filename);

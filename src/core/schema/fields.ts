@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { slugPattern } from '../../lib/slug.js';
 import { formatPath, issuesFromZod, schemaErrorMap, type Issue, type PathSegment } from './issues.js';
 import { checkDefaultValue, type ComponentLookup } from './validate-content.js';
 
@@ -29,7 +30,7 @@ export type ReferenceType = (typeof referenceTypes)[number];
 export const componentFieldTypes: readonly FieldType[] = ['componentPicker', 'nestedComponent'];
 
 export const fieldNamePattern = /^[a-zA-Z][a-zA-Z0-9_]*$/;
-export const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export { slugPattern };
 
 /*
  * The field types are declared by hand rather than inferred: inferring a recursive union of 16

@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { isSlug } from '../../lib/slug.js';
 import type { Actor } from '../../core/actor.js';
 import { CmsError } from '../../core/errors.js';
 import { checkIdempotencyKey } from '../../core/idempotency.js';
@@ -14,7 +15,6 @@ import { publicCacheControl, publicVary } from '../cache.js';
 import { statusOf } from '../errors.js';
 import { json } from '../response.js';
 
-const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const storedNamePattern = /^[0-9a-f]{64}\.[a-z0-9]{1,5}$/;
 const publicHeaders = { 'cache-control': publicCacheControl, vary: publicVary };
 // Multipart framing and the other form fields, on top of the file itself.
@@ -246,7 +246,7 @@ const serveFileRoute: RouteDef = {
   auth: 'none',
   async handle(rc) {
     const { project = '', file = '' } = rc.params;
-    if (!slugPattern.test(project) || !storedNamePattern.test(file)) throw notFound();
+    if (!isSlug(project) || !storedNamePattern.test(file)) throw notFound();
     const transform = parseTransform(rc.query);
     const info = await rc.cms.run('media.file', { filename: file }, { actor: anonymous, project }) as MediaFileInfo;
     const path = mediaFilePath(info.location);

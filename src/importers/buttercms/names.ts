@@ -2,8 +2,9 @@
 // ButterCMS keys are snake_case in practice, but older fields and hand-made keys can contain
 // anything ("ButtonURL", "hero-image", "2col"), so every helper here accepts arbitrary input.
 
+import { isSlug } from '../../lib/slug.js';
+
 const FIELD_NAME = /^[a-zA-Z][a-zA-Z0-9_]*$/;
-const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** Drops diacritics so "Café" keeps its letters instead of losing the "é" to a separator. */
 function stripDiacritics(value: string): string {
@@ -20,7 +21,7 @@ export function isValidFieldName(name: string): boolean {
 }
 
 export function isValidSlug(slug: string): boolean {
-  return SLUG.test(slug);
+  return isSlug(slug);
 }
 
 /**
