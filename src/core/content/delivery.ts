@@ -299,7 +299,7 @@ async function toReadShapes(ctx: Ctx, kind: EntryKind, rows: DeliveryRow[], draf
   });
 }
 
-export async function listEntriesAdmin(ctx: Ctx, kind: EntryKind, typeSlug: string | undefined, pairs: QueryPairs) {
+export async function listEntriesAdmin<K extends EntryKind>(ctx: Ctx, kind: K, typeSlug: string | undefined, pairs: QueryPairs) {
   const plan = await planList(ctx, { kind, typeSlug, pairs, drafts: true });
   const { rows, total } = await listEntryRows(ctx, plan);
   return { data: rows.map((r) => toWriteShape(kind, r, r.typeSlug)), pagination: pagination(plan.query, total) };

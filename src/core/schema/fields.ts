@@ -124,6 +124,12 @@ export interface TypeDefinition {
   fields: SchemaField[];
 }
 
+/** A type's field list as stored: the database column knows only that it is a list of JSON objects. */
+export function storedFields(fields: ReadonlyArray<{ name: string; type: string }>): SchemaField[] {
+  // Every stored list passed schemaFieldSchema before it was written (schema.push, types.create and types.update).
+  return fields as SchemaField[];
+}
+
 const fieldNameSchema = z
   .string()
   .regex(fieldNamePattern, {
