@@ -47,7 +47,7 @@ export async function storeResponse(db: Db, scope: IdempotencyScope, response: S
     key: scope.key,
     requestHash: scope.requestHash,
     responseStatus: response.status,
-    responseBody: response.body as never,
+    responseBody: response.body,
     createdAt: now,
     expiresAt: new Date(now.getTime() + idempotencyTtlMs),
   });

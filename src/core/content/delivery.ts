@@ -195,8 +195,10 @@ function totalsOf(ctx: Ctx): Map<string, { revision: number; total: number }> {
 }
 
 async function countMatches(ctx: Ctx, plan: ListPlan): Promise<number> {
-  const table: Table = plan.kind === 'page' ? pages : collectionItems;
-  const [row] = await ctx.db.select({ n: count(), revision: revisionOf(ctx.project.id) }).from(table as typeof pages).where(plan.condition);
+  const columns = { n: count(), revision: revisionOf(ctx.project.id) };
+  const [row] = plan.kind === 'page'
+    ? await ctx.db.select(columns).from(pages).where(plan.condition)
+    : await ctx.db.select(columns).from(collectionItems).where(plan.condition);
   const total = row?.n ?? 0;
   const totals = totalsOf(ctx);
   if (totals.size >= maxTotalsPerDb) totals.delete(totals.keys().next().value!);
@@ -282,7 +284,7 @@ const pagination = (query: ListQuery, total: number) => ({ total, page: query.pa
 /** Builds the public read shapes of a batch of entries, resolving what they point at together. */
 async function toReadShapes(ctx: Ctx, kind: EntryKind, rows: DeliveryRow[], drafts: boolean, read: Pick<ListQuery, 'fields' | 'media' | 'refTypes'>) {
   const selected = rows.map((r) => selectFields(r.content, read.fields));
-  const resolver = await createResolver(ctx.db, selected, rows.map((r) => r.seo.ogImageId as string), {
+  const resolver = await createResolver(ctx.db, selected, rows.map((r) => r.seo.ogImageId), {
     drafts, media: read.media, refTypes: read.refTypes, baseUrl: ctx.settings.baseUrl, projectId: ctx.project.id, projectSlug: ctx.project.slug,
   });
   return rows.map((r, i) => {
@@ -293,7 +295,7 @@ async function toReadShapes(ctx: Ctx, kind: EntryKind, rows: DeliveryRow[], draf
     const seoOut: Record<string, unknown> = {};
     for (const k of seoKeys) {
       if (k === 'ogImageId') seoOut.ogImage = resolver.mediaById(seo.ogImageId);
-      else seoOut[k] = (seo[k] as string | undefined) ?? null;
+      else seoOut[k] = seo[k] ?? null;
     }
     return { ...base, seo: seoOut, ...times };
   });
