@@ -3,7 +3,7 @@ import type { Db } from '../db/client.js';
 import { idempotencyRecords } from '../db/schema/index.js';
 import { CmsError } from './errors.js';
 
-/** Stored answers live 24 hours (decisions §6). */
+/** Stored answers live 24 hours; after that a key may be used again. */
 export const idempotencyTtlMs = 24 * 60 * 60 * 1000;
 
 export interface IdempotencyScope {

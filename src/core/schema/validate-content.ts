@@ -32,7 +32,7 @@ export interface ContentLookups {
 }
 
 export interface ValidateContentOptions {
-  /** Saving a draft leaves this off (decisions §7c); publishing turns it on. */
+  /** Saving a draft leaves this off (a draft may be incomplete); publishing turns it on. */
   requireRequired: boolean;
   /** On for new content: a field left out (undefined) takes its defaultValue. */
   applyDefaults: boolean;

@@ -4,10 +4,10 @@ import type { webhookAttempts, webhookDeliveries, webhooks } from '../../db/sche
 import { iso } from '../../lib/iso.js';
 import { eventKinds, type EventKind } from '../context.js';
 
-/** `whsec_` + base64 of 32 random bytes (the Standard Webhooks form, decisions §9). */
+/** `whsec_` + base64 of 32 random bytes (the Standard Webhooks form). */
 export const generateSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
 
-/** List and get answers show only the secret's last 8 characters (decisions §7b). */
+/** List and get answers show only the secret's last 8 characters; the whole secret is shown once, at creation. */
 export const maskSecret = (secret: string): string => `whsec_…${secret.slice(-8)}`;
 
 /**
