@@ -130,7 +130,7 @@ async function localEngine(config: CmsConfig, io: Io): Promise<Engine> {
       config,
       async run(op, input) {
         // Results cross the same JSON boundary as on the server door.
-        return JSON.parse(JSON.stringify((await cms.run(op, input, { actor: { kind: 'terminal' }, project: config.project })) ?? null));
+        return JSON.parse(JSON.stringify((await cms.runRequest(op, input, { actor: { kind: 'terminal' }, project: config.project })) ?? null));
       },
       async close() {
         await cms.close();

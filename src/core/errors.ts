@@ -1,4 +1,4 @@
-/** The error codes of decisions.md §5. The core knows codes only; doors map them to statuses. */
+/** The error codes the API answers with (docs/content-api.md lists them). The core knows codes only; doors map them to statuses. */
 export const errorCodes = [
   'UNAUTHORIZED',
   'INVALID_PREVIEW_KEY',

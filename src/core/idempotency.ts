@@ -3,7 +3,7 @@ import type { Db } from '../db/client.js';
 import { idempotencyRecords } from '../db/schema/index.js';
 import { CmsError } from './errors.js';
 
-/** Stored answers live 24 hours (decisions §6). */
+/** Stored answers live 24 hours; after that a key may be used again. */
 export const idempotencyTtlMs = 24 * 60 * 60 * 1000;
 
 export interface IdempotencyScope {
@@ -47,7 +47,7 @@ export async function storeResponse(db: Db, scope: IdempotencyScope, response: S
     key: scope.key,
     requestHash: scope.requestHash,
     responseStatus: response.status,
-    responseBody: response.body as never,
+    responseBody: response.body,
     createdAt: now,
     expiresAt: new Date(now.getTime() + idempotencyTtlMs),
   });

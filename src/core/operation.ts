@@ -93,8 +93,8 @@ function refuseNul(op: AnyOperation, input: unknown): void {
   const path: PropertyKey[] = [];
   for (let s = found; s; s = s.up) path.unshift(s.key);
   // Public reads take the query string as [name, value] pairs: a bad query parameter, named.
-  const pairs = (input as { query?: unknown } | null)?.query;
-  const pair = path[0] === 'query' && typeof path[1] === 'number' && Array.isArray(pairs) ? pairs[path[1]] as unknown : undefined;
+  const pairs = typeof input === 'object' && input !== null && 'query' in input ? input.query : undefined;
+  const pair: unknown = path[0] === 'query' && typeof path[1] === 'number' && Array.isArray(pairs) ? pairs[path[1]] : undefined;
   const code = Array.isArray(pair) ? 'INVALID_QUERY' : op.inputError ?? 'VALIDATION_FAILED';
   if (code === 'INVALID_QUERY') {
     const parameter = Array.isArray(pair) && typeof pair[0] === 'string' ? pair[0] : formatPath(path);
@@ -105,7 +105,7 @@ function refuseNul(op: AnyOperation, input: unknown): void {
 }
 
 const isPlainObject = (value: object): boolean => {
-  const proto = Object.getPrototypeOf(value) as unknown;
+  const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 };
 

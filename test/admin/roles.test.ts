@@ -6,7 +6,7 @@ import { schema } from './content-support.js';
 import { createAdminHarness, type AdminHarness } from './support.js';
 
 interface Probe {
-  /** The class of route (decisions §3). */
+  /** The class of route: which role it needs. */
   class: string;
   needs: Role;
   method: string;

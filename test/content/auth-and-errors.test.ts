@@ -3,7 +3,7 @@ import { createContentHarness, doorNames, type ContentHarness, type JsonResponse
 
 const errorShape = (code: string) => ({ error: { code, message: expect.any(String) } });
 
-/** Keys on the public API (the contract's Authentication) and the error bodies of decisions §5. */
+/** Keys on the public API (the contract's Authentication) and the error bodies: a code, a message and details. */
 describe('authentication and errors', () => {
   let h: ContentHarness;
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createManualClock } from '../helpers/engine.js';
 import { createContentHarness, type ContentHarness } from './support.js';
 
-/** Idempotency-Key on every public write (decisions §6). */
+/** Idempotency-Key on every public write: a repeat replays the stored answer for 24 hours. */
 describe('idempotency', () => {
   let h: ContentHarness;
   const clock = createManualClock();

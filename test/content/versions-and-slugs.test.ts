@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContentHarness, type ContentHarness } from './support.js';
 
-/** Expected versions (If-Match or body `version`), version snapshots, slug history (decisions §6). */
+/** Expected versions (If-Match or body `version`), version snapshots, slug history. */
 describe('versions and slugs', () => {
   let h: ContentHarness;
 

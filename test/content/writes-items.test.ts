@@ -3,7 +3,7 @@ import { createContentHarness, type ContentHarness } from './support.js';
 
 const itemWriteKeys = ['collectionTypeId', 'createdAt', 'draftContent', 'id', 'name', 'publishedAt', 'publishedContent', 'slug', 'sortOrder', 'status', 'updatedAt', 'version'];
 
-/** Collection item writes under /api/v1/collections/:type, by the same rules as pages (decisions §7). */
+/** Collection item writes under /api/v1/collections/:type, by the same rules as pages (drafts, publish, key-by-key merges, versions). */
 describe('collection item writes', () => {
   let h: ContentHarness;
 

@@ -3,7 +3,7 @@ import { createContentHarness, pageWriteKeys, type ContentHarness, type JsonResp
 
 const isoPattern = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
-/** POST/PUT/DELETE /api/v1/pages and publish/unpublish: the contract's tables and decisions §6, §7c. */
+/** POST/PUT/DELETE /api/v1/pages and publish/unpublish: the write shapes, expected versions, the 1 MB fields limit and key-by-key merges. */
 describe('page writes', () => {
   let h: ContentHarness;
   let image: { id: string };

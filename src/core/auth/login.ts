@@ -2,7 +2,6 @@ import { and, eq, lte } from 'drizzle-orm';
 import { z } from 'zod';
 import { sessions, users } from '../../db/schema/index.js';
 import { dummyPasswordHash, randomToken, sha256Hex, verifyPassword } from '../../lib/crypto.js';
-import type { Db } from '../../db/client.js';
 import { CmsError } from '../errors.js';
 import { defineOperation } from '../operation.js';
 import { sessionLifetimeMs } from './session.js';
@@ -51,8 +50,8 @@ export const login = defineOperation({
     const token = randomToken(32);
     const expiresAt = new Date(now.getTime() + sessionLifetimeMs);
     await ctx.db.transaction(async (tx) => {
-      await clearAfterSuccess(tx as unknown as Db, reservation.ids, account);
-      if (input.ip) await rememberAddress(tx as unknown as Db, user.id, input.ip, now);
+      await clearAfterSuccess(tx, reservation.ids, account);
+      if (input.ip) await rememberAddress(tx, user.id, input.ip, now);
       // Housekeeping: this user's expired sessions go as a new one comes.
       await tx.delete(sessions).where(and(eq(sessions.userId, user.id), lte(sessions.expiresAt, now)));
       await tx.insert(sessions).values({ tokenHash: sha256Hex(token), userId: user.id, expiresAt, createdAt: now });

@@ -2,7 +2,7 @@ import { and, asc, eq, gt } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { memberships, projects, sessions, users } from '../../db/schema/index.js';
 import { sha256Hex } from '../../lib/crypto.js';
-import type { Role } from '../roles.js';
+import { storedRole, type Role } from '../roles.js';
 
 /** Sessions last a fixed 7 days from sign-in (no sliding renewal): sign in again after that. */
 export const sessionLifetimeMs = 7 * 24 * 60 * 60 * 1000;
@@ -34,5 +34,5 @@ export async function listMemberships(db: Db, userId: string): Promise<Membershi
   const rows = await db.select({ id: projects.id, slug: projects.slug, name: projects.name, role: memberships.role })
     .from(memberships).innerJoin(projects, eq(projects.id, memberships.projectId))
     .where(eq(memberships.userId, userId)).orderBy(asc(projects.slug));
-  return rows.map((r) => ({ project: { id: r.id, slug: r.slug, name: r.name }, role: r.role as Role }));
+  return rows.map((r) => ({ project: { id: r.id, slug: r.slug, name: r.name }, role: storedRole(r.role) }));
 }

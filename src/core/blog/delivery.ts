@@ -16,7 +16,7 @@ const publicReadAccess: Access = { role: 'viewer', key: 'read', preview: true };
 
 /** Raw query-string pairs, in order, as the HTTP door hands them over. */
 const queryInput = z.record(z.string(), z.string()).or(z.array(z.tuple([z.string(), z.string()]))).default([])
-  .transform((q) => (Array.isArray(q) ? q : Object.entries(q)) as QueryPairs);
+  .transform((q): QueryPairs => (Array.isArray(q) ? q : Object.entries(q)));
 
 const last = (pairs: QueryPairs, name: string): string | undefined => {
   let v: string | undefined;
@@ -84,24 +84,32 @@ const deliverPost = defineOperation({
   },
 });
 
-function deliverTerms(kind: TermKind, name: 'blog.delivery.categories' | 'blog.delivery.tags') {
+async function listTerms(ctx: Ctx, kind: TermKind, pairs: QueryPairs) {
   const table = termTable(kind);
-  return defineOperation({
-    name,
-    input: z.strictObject({ query: queryInput, preview: z.boolean().default(false) }),
-    access: publicReadAccess,
-    write: false,
-    async run(ctx: Ctx, input) {
-      const { page, limit } = pagingOf(input.query);
-      const where = eq(table.projectId, ctx.project.id);
-      const [rows, totals] = await Promise.all([
-        ctx.db.select().from(table).where(where).orderBy(asc(table.name), asc(table.slug)).limit(limit).offset((page - 1) * limit),
-        ctx.db.select({ n: count() }).from(table).where(where),
-      ]);
-      return { data: rows.map(toTermShape), pagination: paginationOf(totals[0]?.n ?? 0, page, limit) };
-    },
-  });
+  const { page, limit } = pagingOf(pairs);
+  const where = eq(table.projectId, ctx.project.id);
+  const [rows, totals] = await Promise.all([
+    ctx.db.select().from(table).where(where).orderBy(asc(table.name), asc(table.slug)).limit(limit).offset((page - 1) * limit),
+    ctx.db.select({ n: count() }).from(table).where(where),
+  ]);
+  return { data: rows.map(toTermShape), pagination: paginationOf(totals[0]?.n ?? 0, page, limit) };
 }
+
+const deliverCategories = defineOperation({
+  name: 'blog.delivery.categories',
+  input: z.strictObject({ query: queryInput, preview: z.boolean().default(false) }),
+  access: publicReadAccess,
+  write: false,
+  run: (ctx, input) => listTerms(ctx, 'category', input.query),
+});
+
+const deliverTags = defineOperation({
+  name: 'blog.delivery.tags',
+  input: z.strictObject({ query: queryInput, preview: z.boolean().default(false) }),
+  access: publicReadAccess,
+  write: false,
+  run: (ctx, input) => listTerms(ctx, 'tag', input.query),
+});
 
 /** Authors without their email addresses; pictures resolved like any delivered media. */
 const deliverAuthors = defineOperation({
@@ -126,7 +134,7 @@ const deliverAuthors = defineOperation({
 export const blogDeliveryOperations = {
   'blog.delivery.posts': deliverPosts,
   'blog.delivery.post': deliverPost,
-  'blog.delivery.categories': deliverTerms('category', 'blog.delivery.categories'),
-  'blog.delivery.tags': deliverTerms('tag', 'blog.delivery.tags'),
+  'blog.delivery.categories': deliverCategories,
+  'blog.delivery.tags': deliverTags,
   'blog.delivery.authors': deliverAuthors,
 } as const;

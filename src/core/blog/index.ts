@@ -1,6 +1,9 @@
 import { blogDeliveryOperations } from './delivery.js';
 import { createPost, deletePost, getPost, listPosts, publishPost, unpublishPost, updatePost } from './posts.js';
-import { authorOperations, categoryOperations, tagOperations } from './taxonomies.js';
+import {
+  authorOperations, createCategory, createTag, deleteCategory, deleteTag, getCategory, getTag, listCategories, listTags,
+  updateCategory, updateTag,
+} from './taxonomies.js';
 
 export { slugify } from './schemas.js';
 
@@ -14,15 +17,15 @@ export const blogOperations = {
   'blog.posts.get': getPost,
   'blog.posts.list': listPosts,
   ...authorOperations,
-  'blog.categories.create': categoryOperations.create,
-  'blog.categories.update': categoryOperations.update,
-  'blog.categories.delete': categoryOperations.delete,
-  'blog.categories.get': categoryOperations.get,
-  'blog.categories.list': categoryOperations.list,
-  'blog.tags.create': tagOperations.create,
-  'blog.tags.update': tagOperations.update,
-  'blog.tags.delete': tagOperations.delete,
-  'blog.tags.get': tagOperations.get,
-  'blog.tags.list': tagOperations.list,
+  'blog.categories.create': createCategory,
+  'blog.categories.update': updateCategory,
+  'blog.categories.delete': deleteCategory,
+  'blog.categories.get': getCategory,
+  'blog.categories.list': listCategories,
+  'blog.tags.create': createTag,
+  'blog.tags.update': updateTag,
+  'blog.tags.delete': deleteTag,
+  'blog.tags.get': getTag,
+  'blog.tags.list': listTags,
   ...blogDeliveryOperations,
 } as const;

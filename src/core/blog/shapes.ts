@@ -66,7 +66,7 @@ export function toPublicPost(ctx: ShapeCtx, row: PostRow, rel: PostRelations, op
   const seo: Record<string, unknown> = {};
   for (const k of seoKeys) {
     if (k === 'ogImageId') seo.ogImage = deliverMedia(ctx, rel.media, row.seo.ogImageId, options.media);
-    else seo[k] = (row.seo[k] as string | undefined) ?? null;
+    else seo[k] = row.seo[k] ?? null;
   }
   const full: Record<string, unknown> = {
     id: row.id,

@@ -195,8 +195,10 @@ function totalsOf(ctx: Ctx): Map<string, { revision: number; total: number }> {
 }
 
 async function countMatches(ctx: Ctx, plan: ListPlan): Promise<number> {
-  const table: Table = plan.kind === 'page' ? pages : collectionItems;
-  const [row] = await ctx.db.select({ n: count(), revision: revisionOf(ctx.project.id) }).from(table as typeof pages).where(plan.condition);
+  const columns = { n: count(), revision: revisionOf(ctx.project.id) };
+  const [row] = plan.kind === 'page'
+    ? await ctx.db.select(columns).from(pages).where(plan.condition)
+    : await ctx.db.select(columns).from(collectionItems).where(plan.condition);
   const total = row?.n ?? 0;
   const totals = totalsOf(ctx);
   if (totals.size >= maxTotalsPerDb) totals.delete(totals.keys().next().value!);
@@ -282,7 +284,7 @@ const pagination = (query: ListQuery, total: number) => ({ total, page: query.pa
 /** Builds the public read shapes of a batch of entries, resolving what they point at together. */
 async function toReadShapes(ctx: Ctx, kind: EntryKind, rows: DeliveryRow[], drafts: boolean, read: Pick<ListQuery, 'fields' | 'media' | 'refTypes'>) {
   const selected = rows.map((r) => selectFields(r.content, read.fields));
-  const resolver = await createResolver(ctx.db, selected, rows.map((r) => r.seo.ogImageId as string), {
+  const resolver = await createResolver(ctx.db, selected, rows.map((r) => r.seo.ogImageId), {
     drafts, media: read.media, refTypes: read.refTypes, baseUrl: ctx.settings.baseUrl, projectId: ctx.project.id, projectSlug: ctx.project.slug,
   });
   return rows.map((r, i) => {
@@ -293,20 +295,20 @@ async function toReadShapes(ctx: Ctx, kind: EntryKind, rows: DeliveryRow[], draf
     const seoOut: Record<string, unknown> = {};
     for (const k of seoKeys) {
       if (k === 'ogImageId') seoOut.ogImage = resolver.mediaById(seo.ogImageId);
-      else seoOut[k] = (seo[k] as string | undefined) ?? null;
+      else seoOut[k] = seo[k] ?? null;
     }
     return { ...base, seo: seoOut, ...times };
   });
 }
 
-export async function listEntriesAdmin(ctx: Ctx, kind: EntryKind, typeSlug: string | undefined, pairs: QueryPairs) {
+export async function listEntriesAdmin<K extends EntryKind>(ctx: Ctx, kind: K, typeSlug: string | undefined, pairs: QueryPairs) {
   const plan = await planList(ctx, { kind, typeSlug, pairs, drafts: true });
   const { rows, total } = await listEntryRows(ctx, plan);
   return { data: rows.map((r) => toWriteShape(kind, r, r.typeSlug)), pagination: pagination(plan.query, total) };
 }
 
 const queryInput = z.record(z.string(), z.string()).or(z.array(z.tuple([z.string(), z.string()]))).default([])
-  .transform((q) => (Array.isArray(q) ? q : Object.entries(q)) as QueryPairs);
+  .transform((q): QueryPairs => (Array.isArray(q) ? q : Object.entries(q)));
 
 /**
  * Pages of public lists, per database, as delivered (references resolved): a page is kept with
@@ -315,7 +317,7 @@ const queryInput = z.record(z.string(), z.string()).or(z.array(z.tuple([z.string
  * references and their parsing. Previews are never kept. A kept page is shared: never mutated.
  */
 interface KeptPages {
-  pages: Map<string, { revision: number; page: unknown; size: number }>;
+  pages: Map<string, { revision: number; page: DeliveredPage; size: number }>;
   /** The JSON length of all kept pages: memory stays bounded whatever a page holds. */
   size: number;
 }
@@ -324,7 +326,7 @@ const maxListPagesPerDb = 500;
 const maxKeptSizePerDb = 64 * 1024 * 1024;
 const maxKeptPageSize = 1024 * 1024;
 
-function keepPage(kept: KeptPages, key: string, revision: number, page: unknown): void {
+function keepPage(kept: KeptPages, key: string, revision: number, page: DeliveredPage): void {
   const old = kept.pages.get(key);
   if (old) { kept.pages.delete(key); kept.size -= old.size; }
   const size = JSON.stringify(page).length;
@@ -378,39 +380,51 @@ function currentRevision(ctx: Ctx): Promise<number> {
   return own.next;
 }
 
-function listOperation(kind: EntryKind) {
-  async function readPage(ctx: Ctx, collection: string | undefined, pairs: QueryPairs, drafts: boolean) {
-    const plan = await planList(ctx, { kind, typeSlug: collection, pairs, drafts });
-    const { rows, total } = await listDeliveryRows(ctx, plan);
-    return { data: await toReadShapes(ctx, kind, rows, drafts, plan.query), pagination: pagination(plan.query, total) };
-  }
-  return defineOperation({
-    name: kind === 'page' ? 'delivery.pages.list' : 'delivery.items.list',
-    input: z.strictObject({ collection: z.string().optional(), query: queryInput, preview: z.boolean().default(false) }),
-    access: publicReadAccess,
-    write: false,
-    async run(ctx, input) {
-      const drafts = readsDrafts(ctx, input.preview);
-      if (drafts) return readPage(ctx, input.collection, input.query, drafts);
-      let kept = listPagesByDb.get(ctx.db);
-      if (!kept) { kept = { pages: new Map(), size: 0 }; listPagesByDb.set(ctx.db, kept); }
-      // Everything the page depends on besides the data: media URLs carry the base URL and slug.
-      const key = JSON.stringify([kind, ctx.project.id, ctx.project.slug, ctx.settings.baseUrl, input.collection ?? null, input.query]);
-      // Read before the page: a write committed in between only makes the kept page look older.
-      const revision = await currentRevision(ctx);
-      const hit = kept.pages.get(key);
-      if (hit && hit.revision === revision) {
-        // The most recently used go last, so the oldest are dropped first.
-        kept.pages.delete(key);
-        kept.pages.set(key, hit);
-        return hit.page as Awaited<ReturnType<typeof readPage>>;
-      }
-      const page = await readPage(ctx, input.collection, input.query, drafts);
-      keepPage(kept, key, revision, page);
-      return page;
-    },
-  });
+async function readListPage(ctx: Ctx, kind: EntryKind, collection: string | undefined, pairs: QueryPairs, drafts: boolean) {
+  const plan = await planList(ctx, { kind, typeSlug: collection, pairs, drafts });
+  const { rows, total } = await listDeliveryRows(ctx, plan);
+  return { data: await toReadShapes(ctx, kind, rows, drafts, plan.query), pagination: pagination(plan.query, total) };
 }
+
+type DeliveredPage = Awaited<ReturnType<typeof readListPage>>;
+
+/** A page of published entries; one asked for again before any write is answered from memory. */
+async function deliverList(ctx: Ctx, kind: EntryKind, input: { collection?: string | undefined; query: QueryPairs; preview: boolean }): Promise<DeliveredPage> {
+  const drafts = readsDrafts(ctx, input.preview);
+  if (drafts) return readListPage(ctx, kind, input.collection, input.query, drafts);
+  let kept = listPagesByDb.get(ctx.db);
+  if (!kept) { kept = { pages: new Map(), size: 0 }; listPagesByDb.set(ctx.db, kept); }
+  // Everything the page depends on besides the data: media URLs carry the base URL and slug.
+  const key = JSON.stringify([kind, ctx.project.id, ctx.project.slug, ctx.settings.baseUrl, input.collection ?? null, input.query]);
+  // Read before the page: a write committed in between only makes the kept page look older.
+  const revision = await currentRevision(ctx);
+  const hit = kept.pages.get(key);
+  if (hit && hit.revision === revision) {
+    // The most recently used go last, so the oldest are dropped first.
+    kept.pages.delete(key);
+    kept.pages.set(key, hit);
+    return hit.page;
+  }
+  const page = await readListPage(ctx, kind, input.collection, input.query, drafts);
+  keepPage(kept, key, revision, page);
+  return page;
+}
+
+export const deliverPages = defineOperation({
+  name: 'delivery.pages.list',
+  input: z.strictObject({ collection: z.string().optional(), query: queryInput, preview: z.boolean().default(false) }),
+  access: publicReadAccess,
+  write: false,
+  run: (ctx, input) => deliverList(ctx, 'page', input),
+});
+
+export const deliverItems = defineOperation({
+  name: 'delivery.items.list',
+  input: z.strictObject({ collection: z.string().optional(), query: queryInput, preview: z.boolean().default(false) }),
+  access: publicReadAccess,
+  write: false,
+  run: (ctx, input) => deliverList(ctx, 'item', input),
+});
 
 /** A current slug wins; an old one answers the page it moved to, with the redirect filled. */
 async function findBySlug(ctx: Ctx, kind: EntryKind, slug: string, typeId: string | null, drafts: boolean): Promise<{ row: EntryRow; redirect: { from: string; to: string; permanent: true } | null } | null> {
@@ -430,39 +444,48 @@ async function findBySlug(ctx: Ctx, kind: EntryKind, slug: string, typeId: strin
   return null;
 }
 
-function getOperation(kind: EntryKind) {
-  return defineOperation({
-    name: kind === 'page' ? 'delivery.pages.get' : 'delivery.items.get',
-    input: z.strictObject({ slug: z.string(), collection: z.string().optional(), query: queryInput, preview: z.boolean().default(false) }),
-    access: publicReadAccess,
-    write: false,
-    async run(ctx, input) {
-      const drafts = readsDrafts(ctx, input.preview);
-      const read = parseReadOptions(input.query);
-      let typeId: string | null = null;
-      let typeSlug: string | null = null;
-      if (kind === 'item') {
-        const type = await loadType(ctx, storeOf('item'), input.collection ?? '');
-        typeId = type.id;
-        typeSlug = type.slug;
-      }
-      const found = await findBySlug(ctx, kind, input.slug, typeId, drafts);
-      if (!found) throw new CmsError('NOT_FOUND', `${kind === 'page' ? 'Page' : 'Collection item'} "${input.slug}" not found`);
-      typeSlug ??= (await storeOf(kind).typeById(ctx.db, found.row.typeId)).slug;
-      const { row } = found;
-      const [data] = await toReadShapes(ctx, kind, [{
-        id: row.id, name: row.name, slug: row.slug, typeSlug,
-        content: (drafts ? row.draftContent : row.publishedContent) ?? {}, seo: (drafts ? row.seo : row.publishedSeo) ?? {},
-        publishedAt: row.publishedAt, updatedAt: row.updatedAt,
-      }], drafts, read);
-      return { data, redirect: found.redirect };
-    },
-  });
+/** One published entry by its slug (or a slug it had before). */
+async function deliverOne(ctx: Ctx, kind: EntryKind, input: { slug: string; collection?: string | undefined; query: QueryPairs; preview: boolean }) {
+  const drafts = readsDrafts(ctx, input.preview);
+  const read = parseReadOptions(input.query);
+  let typeId: string | null = null;
+  let typeSlug: string | null = null;
+  if (kind === 'item') {
+    const type = await loadType(ctx, storeOf('item'), input.collection ?? '');
+    typeId = type.id;
+    typeSlug = type.slug;
+  }
+  const found = await findBySlug(ctx, kind, input.slug, typeId, drafts);
+  if (!found) throw new CmsError('NOT_FOUND', `${kind === 'page' ? 'Page' : 'Collection item'} "${input.slug}" not found`);
+  typeSlug ??= (await storeOf(kind).typeById(ctx.db, found.row.typeId)).slug;
+  const { row } = found;
+  const [data] = await toReadShapes(ctx, kind, [{
+    id: row.id, name: row.name, slug: row.slug, typeSlug,
+    content: (drafts ? row.draftContent : row.publishedContent) ?? {}, seo: (drafts ? row.seo : row.publishedSeo) ?? {},
+    publishedAt: row.publishedAt, updatedAt: row.updatedAt,
+  }], drafts, read);
+  return { data, redirect: found.redirect };
 }
 
+export const deliverPage = defineOperation({
+  name: 'delivery.pages.get',
+  input: z.strictObject({ slug: z.string(), collection: z.string().optional(), query: queryInput, preview: z.boolean().default(false) }),
+  access: publicReadAccess,
+  write: false,
+  run: (ctx, input) => deliverOne(ctx, 'page', input),
+});
+
+export const deliverItem = defineOperation({
+  name: 'delivery.items.get',
+  input: z.strictObject({ slug: z.string(), collection: z.string().optional(), query: queryInput, preview: z.boolean().default(false) }),
+  access: publicReadAccess,
+  write: false,
+  run: (ctx, input) => deliverOne(ctx, 'item', input),
+});
+
 export const deliveryOperations = {
-  'delivery.pages.list': listOperation('page'),
-  'delivery.pages.get': getOperation('page'),
-  'delivery.items.list': listOperation('item'),
-  'delivery.items.get': getOperation('item'),
+  'delivery.pages.list': deliverPages,
+  'delivery.pages.get': deliverPage,
+  'delivery.items.list': deliverItems,
+  'delivery.items.get': deliverItem,
 } as const;

@@ -7,19 +7,16 @@ import { CmsError, type Issue } from '../errors.js';
 import { requiredMissing, validateContent } from '../schema/index.js';
 import { slugPattern } from '../slug.js';
 import { createContentLookups } from './lookups.js';
-import { seoWriteSchema, toItemWriteShape, toPageWriteShape, type ItemWriteShape, type PageWriteShape } from './shapes.js';
-import { storeOf, type EntryKind, type EntryRef, type EntryRow, type EntryStore, type EntryType } from './store.js';
+import { seoWriteSchema } from './shapes.js';
+import { storeOf, type EntryKind, type EntryRef, type EntryRow, type EntryStore, type EntryType, type WriteShapeOf } from './store.js';
 
-export type WriteShape = PageWriteShape | ItemWriteShape;
+export type WriteShape = WriteShapeOf<EntryKind>;
 
-/** 1 MB: 1,048,576 bytes of the JSON-serialised `fields` (decisions §7c). */
+/** 1 MB: 1,048,576 bytes of the JSON-serialised `fields`; a larger document is refused. */
 export const maxFieldsBytes = 1_048_576;
 
-export function toWriteShape(kind: EntryKind, row: EntryRow, typeSlug: string): WriteShape {
-  if (kind === 'page') {
-    return toPageWriteShape({ ...row, pageTypeId: row.typeId } as never, typeSlug);
-  }
-  return toItemWriteShape({ ...row, collectionTypeId: row.typeId } as never, typeSlug);
+export function toWriteShape<K extends EntryKind>(kind: K, row: EntryRow, typeSlug: string): WriteShapeOf<K> {
+  return storeOf(kind).shape(row, typeSlug);
 }
 
 export function checkSlug(slug: string, path = 'slug'): void {
@@ -53,16 +50,17 @@ async function validateSeo(ctx: Ctx, seo: unknown): Promise<Record<string, unkno
     const issues = parsed.error.issues.map((i) => ({ path: ['seo', ...i.path].join('.'), message: i.message }));
     throw contentInvalid(issues);
   }
-  const value = parsed.data as Record<string, unknown>;
-  if (typeof value.ogImageId === 'string') {
+  const value: Record<string, unknown> = parsed.data;
+  const { ogImageId } = parsed.data;
+  if (typeof ogImageId === 'string') {
     const lookups = await createContentLookups(ctx.db, ctx.project.id);
-    const found = await lookups.existingIds({ kind: 'media' }, [value.ogImageId]);
+    const found = await lookups.existingIds({ kind: 'media' }, [ogImageId]);
     if (!found.size) throw contentInvalid([{ path: 'seo.ogImageId', message: 'no media with this id' }]);
   }
   return value;
 }
 
-/** Merges key by key; a key set to null clears it (decisions §7c). */
+/** Merges key by key; a key set to null clears it. */
 function mergeKeys(base: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
   for (const [k, v] of Object.entries(patch)) {
@@ -99,7 +97,7 @@ export async function loadType(ctx: Ctx, store: EntryStore, slug: string): Promi
   return type;
 }
 
-export async function createEntry(ctx: Ctx, kind: EntryKind, input: CreateEntryInput): Promise<WriteShape> {
+export async function createEntry<K extends EntryKind>(ctx: Ctx, kind: K, input: CreateEntryInput): Promise<WriteShapeOf<K>> {
   const store = storeOf(kind);
   const type = await loadType(ctx, store, input.typeSlug);
   checkSlug(input.slug);
@@ -156,7 +154,7 @@ export interface UpdateEntryInput {
   silent?: boolean;
 }
 
-export async function findEntry(ctx: Ctx, kind: EntryKind, ref: EntryRef, typeSlug?: string, forUpdate = false): Promise<{ row: EntryRow; type: EntryType; store: EntryStore }> {
+export async function findEntry<K extends EntryKind>(ctx: Ctx, kind: K, ref: EntryRef, typeSlug?: string, forUpdate = false): Promise<{ row: EntryRow; type: EntryType; store: EntryStore<K> }> {
   const store = storeOf(kind);
   const typeFilter = typeSlug ? await loadType(ctx, store, typeSlug) : null;
   const row = await store.find(ctx.db, ctx.project.id, ref, { typeId: typeFilter?.id, forUpdate });
@@ -169,7 +167,7 @@ function versionConflict(current: number, expected: number) {
   return new CmsError('VERSION_CONFLICT', `Version conflict: you sent version ${expected}, the current version is ${current}`, { currentVersion: current });
 }
 
-export async function updateEntry(ctx: Ctx, kind: EntryKind, input: UpdateEntryInput): Promise<WriteShape> {
+export async function updateEntry<K extends EntryKind>(ctx: Ctx, kind: K, input: UpdateEntryInput): Promise<WriteShapeOf<K>> {
   const { row, type, store } = await findEntry(ctx, kind, input.ref, input.typeSlug, true);
   if (input.expectedVersion !== undefined && input.expectedVersion !== row.version) throw versionConflict(row.version, input.expectedVersion);
   const changes: Partial<EntryRow> = {};
@@ -206,7 +204,7 @@ export async function updateEntry(ctx: Ctx, kind: EntryKind, input: UpdateEntryI
   return shape;
 }
 
-export async function publishEntry(ctx: Ctx, kind: EntryKind, ref: EntryRef, typeSlug?: string, opts: { eventData?: 'object' | 'id' } = {}): Promise<WriteShape> {
+export async function publishEntry<K extends EntryKind>(ctx: Ctx, kind: K, ref: EntryRef, typeSlug?: string, opts: { eventData?: 'object' | 'id' } = {}): Promise<WriteShapeOf<K>> {
   const { row, type, store } = await findEntry(ctx, kind, ref, typeSlug, true);
   await requirePublishable(ctx, type, row.draftContent);
   const now = ctx.clock.now();
@@ -226,7 +224,7 @@ export async function publishEntry(ctx: Ctx, kind: EntryKind, ref: EntryRef, typ
   return shape;
 }
 
-export async function unpublishEntry(ctx: Ctx, kind: EntryKind, ref: EntryRef, typeSlug?: string, opts: { eventData?: 'object' | 'id' } = {}): Promise<WriteShape> {
+export async function unpublishEntry<K extends EntryKind>(ctx: Ctx, kind: K, ref: EntryRef, typeSlug?: string, opts: { eventData?: 'object' | 'id' } = {}): Promise<WriteShapeOf<K>> {
   const { row, type, store } = await findEntry(ctx, kind, ref, typeSlug, true);
   const now = ctx.clock.now();
   const updated = (await store.update(ctx.db, row.id, {

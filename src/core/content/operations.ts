@@ -2,8 +2,13 @@ import { z } from 'zod';
 import { defineOperation, type Access } from '../operation.js';
 import { createEntry, deleteEntry, findEntry, publishEntry, toWriteShape, unpublishEntry, updateEntry } from './entries.js';
 import { listEntriesAdmin } from './delivery.js';
-import type { EntryKind } from './store.js';
 
+/**
+ * Pages and collection items get the same seven verbs, each written out here with its name, input
+ * and access; the work itself is shared (entries.ts), told apart by the entry kind. The inputs
+ * differ in the type's key (`pageTypeSlug`, `collectionTypeSlug`) and in what only one kind has
+ * (SEO for pages, a sort order for items).
+ */
 const writeAccess: Access = { role: 'editor', key: 'content:write' };
 const draftReadAccess: Access = { role: 'viewer', key: 'content:write' };
 
@@ -14,90 +19,169 @@ const seoInput = z.record(z.string(), z.unknown());
 const name = z.string().trim().min(1, 'must be 1 to 255 characters').max(255, 'must be 1 to 255 characters');
 const version = z.number().int().positive();
 const forceFlag = z.union([z.boolean(), z.enum(['true', 'false'])]).transform((v) => v === true || v === 'true').default(false);
+const status = z.enum(['draft', 'published']);
+const sortOrder = z.number().int();
+/** Reads and writes by id or slug may name the entry's type: a page type, or a collection type. */
+const pageTypeRef = z.string().optional();
+const itemTypeRef = z.string().min(1).optional();
 
-/** Both kinds get the same seven verbs; only the type's name and the SEO member differ. */
-function entryOperations<K extends EntryKind>(kind: K) {
-  const p = kind === 'page' ? 'pages' : 'items';
-  const typeKey = kind === 'page' ? 'pageTypeSlug' : 'collectionTypeSlug';
-  const typeRef = kind === 'page' ? z.string().optional() : z.string().min(1).optional();
-  const ops = {
-    create: defineOperation({
-      name: `${p}.create`,
-      input: z.strictObject({
-        [typeKey]: z.string().min(1),
-        name,
-        slug: slugString,
-        fields: fieldsSchema.optional(),
-        ...(kind === 'page' ? { seo: seoInput.optional() } : { sortOrder: z.number().int().optional() }),
-        status: z.enum(['draft', 'published']).optional(),
-      }) as z.ZodType<{ name: string; slug: string; fields?: Record<string, unknown>; seo?: Record<string, unknown>; sortOrder?: number; status?: 'draft' | 'published' } & Record<string, unknown>>,
-      access: writeAccess,
-      write: true,
-      run: (ctx, input) => createEntry(ctx, kind, {
-        typeSlug: input[typeKey] as string, name: input.name, slug: input.slug, fields: input.fields, seo: input.seo,
-        status: input.status, sortOrder: input.sortOrder,
-      }),
-    }),
-    update: defineOperation({
-      name: `${p}.update`,
-      input: z.strictObject({
-        ref: refSchema,
-        collection: typeRef,
-        name: name.optional(),
-        slug: slugString.optional(),
-        fields: fieldsSchema.optional(),
-        ...(kind === 'page' ? { seo: seoInput.optional() } : { sortOrder: z.number().int().optional() }),
-        version: version.optional(),
-      }) as z.ZodType<{ ref: z.infer<typeof refSchema>; collection?: string; name?: string; slug?: string; fields?: Record<string, unknown>; seo?: Record<string, unknown>; sortOrder?: number; version?: number }>,
-      access: writeAccess,
-      write: true,
-      run: (ctx, input) => updateEntry(ctx, kind, {
-        ref: input.ref, typeSlug: input.collection, name: input.name, slug: input.slug, fields: input.fields,
-        seo: input.seo, sortOrder: input.sortOrder, expectedVersion: input.version,
-      }),
-    }),
-    publish: defineOperation({
-      name: `${p}.publish`,
-      input: z.strictObject({ ref: refSchema, collection: typeRef }),
-      access: writeAccess,
-      write: true,
-      run: (ctx, input) => publishEntry(ctx, kind, input.ref, input.collection),
-    }),
-    unpublish: defineOperation({
-      name: `${p}.unpublish`,
-      input: z.strictObject({ ref: refSchema, collection: typeRef }),
-      access: writeAccess,
-      write: true,
-      run: (ctx, input) => unpublishEntry(ctx, kind, input.ref, input.collection),
-    }),
-    delete: defineOperation({
-      name: `${p}.delete`,
-      input: z.strictObject({ ref: refSchema, collection: typeRef, force: forceFlag }),
-      access: writeAccess,
-      write: true,
-      run: (ctx, input) => deleteEntry(ctx, kind, input.ref, input.collection, input.force),
-    }),
-    get: defineOperation({
-      name: `${p}.get`,
-      input: z.strictObject({ ref: refSchema, collection: typeRef }),
-      access: draftReadAccess,
-      write: false,
-      async run(ctx, input) {
-        const { row, type } = await findEntry(ctx, kind, input.ref, input.collection);
-        return toWriteShape(kind, row, type.slug);
-      },
-    }),
-    list: defineOperation({
-      name: `${p}.list`,
-      input: z.strictObject({ collection: typeRef, query: z.record(z.string(), z.string()).default({}) }),
-      access: draftReadAccess,
-      write: false,
-      inputError: 'INVALID_QUERY',
-      run: (ctx, input) => listEntriesAdmin(ctx, kind, input.collection, Object.entries(input.query)),
-    }),
-  };
-  return ops;
-}
+export const createPage = defineOperation({
+  name: 'pages.create',
+  input: z.strictObject({
+    pageTypeSlug: z.string().min(1),
+    name,
+    slug: slugString,
+    fields: fieldsSchema.optional(),
+    seo: seoInput.optional(),
+    status: status.optional(),
+  }),
+  access: writeAccess,
+  write: true,
+  run: (ctx, input) => createEntry(ctx, 'page', {
+    typeSlug: input.pageTypeSlug, name: input.name, slug: input.slug, fields: input.fields, seo: input.seo, status: input.status,
+  }),
+});
 
-export const pageOperations = entryOperations('page');
-export const itemOperations = entryOperations('item');
+export const createItem = defineOperation({
+  name: 'items.create',
+  input: z.strictObject({
+    collectionTypeSlug: z.string().min(1),
+    name,
+    slug: slugString,
+    fields: fieldsSchema.optional(),
+    sortOrder: sortOrder.optional(),
+    status: status.optional(),
+  }),
+  access: writeAccess,
+  write: true,
+  run: (ctx, input) => createEntry(ctx, 'item', {
+    typeSlug: input.collectionTypeSlug, name: input.name, slug: input.slug, fields: input.fields, status: input.status,
+    sortOrder: input.sortOrder,
+  }),
+});
+
+export const updatePage = defineOperation({
+  name: 'pages.update',
+  input: z.strictObject({
+    ref: refSchema,
+    collection: pageTypeRef,
+    name: name.optional(),
+    slug: slugString.optional(),
+    fields: fieldsSchema.optional(),
+    seo: seoInput.optional(),
+    version: version.optional(),
+  }),
+  access: writeAccess,
+  write: true,
+  run: (ctx, input) => updateEntry(ctx, 'page', {
+    ref: input.ref, typeSlug: input.collection, name: input.name, slug: input.slug, fields: input.fields,
+    seo: input.seo, expectedVersion: input.version,
+  }),
+});
+
+export const updateItem = defineOperation({
+  name: 'items.update',
+  input: z.strictObject({
+    ref: refSchema,
+    collection: itemTypeRef,
+    name: name.optional(),
+    slug: slugString.optional(),
+    fields: fieldsSchema.optional(),
+    sortOrder: sortOrder.optional(),
+    version: version.optional(),
+  }),
+  access: writeAccess,
+  write: true,
+  run: (ctx, input) => updateEntry(ctx, 'item', {
+    ref: input.ref, typeSlug: input.collection, name: input.name, slug: input.slug, fields: input.fields,
+    sortOrder: input.sortOrder, expectedVersion: input.version,
+  }),
+});
+
+export const publishPage = defineOperation({
+  name: 'pages.publish',
+  input: z.strictObject({ ref: refSchema, collection: pageTypeRef }),
+  access: writeAccess,
+  write: true,
+  run: (ctx, input) => publishEntry(ctx, 'page', input.ref, input.collection),
+});
+
+export const publishItem = defineOperation({
+  name: 'items.publish',
+  input: z.strictObject({ ref: refSchema, collection: itemTypeRef }),
+  access: writeAccess,
+  write: true,
+  run: (ctx, input) => publishEntry(ctx, 'item', input.ref, input.collection),
+});
+
+export const unpublishPage = defineOperation({
+  name: 'pages.unpublish',
+  input: z.strictObject({ ref: refSchema, collection: pageTypeRef }),
+  access: writeAccess,
+  write: true,
+  run: (ctx, input) => unpublishEntry(ctx, 'page', input.ref, input.collection),
+});
+
+export const unpublishItem = defineOperation({
+  name: 'items.unpublish',
+  input: z.strictObject({ ref: refSchema, collection: itemTypeRef }),
+  access: writeAccess,
+  write: true,
+  run: (ctx, input) => unpublishEntry(ctx, 'item', input.ref, input.collection),
+});
+
+export const deletePage = defineOperation({
+  name: 'pages.delete',
+  input: z.strictObject({ ref: refSchema, collection: pageTypeRef, force: forceFlag }),
+  access: writeAccess,
+  write: true,
+  run: (ctx, input) => deleteEntry(ctx, 'page', input.ref, input.collection, input.force),
+});
+
+export const deleteItem = defineOperation({
+  name: 'items.delete',
+  input: z.strictObject({ ref: refSchema, collection: itemTypeRef, force: forceFlag }),
+  access: writeAccess,
+  write: true,
+  run: (ctx, input) => deleteEntry(ctx, 'item', input.ref, input.collection, input.force),
+});
+
+export const getPage = defineOperation({
+  name: 'pages.get',
+  input: z.strictObject({ ref: refSchema, collection: pageTypeRef }),
+  access: draftReadAccess,
+  write: false,
+  async run(ctx, input) {
+    const { row, type } = await findEntry(ctx, 'page', input.ref, input.collection);
+    return toWriteShape('page', row, type.slug);
+  },
+});
+
+export const getItem = defineOperation({
+  name: 'items.get',
+  input: z.strictObject({ ref: refSchema, collection: itemTypeRef }),
+  access: draftReadAccess,
+  write: false,
+  async run(ctx, input) {
+    const { row, type } = await findEntry(ctx, 'item', input.ref, input.collection);
+    return toWriteShape('item', row, type.slug);
+  },
+});
+
+export const listPages = defineOperation({
+  name: 'pages.list',
+  input: z.strictObject({ collection: pageTypeRef, query: z.record(z.string(), z.string()).default({}) }),
+  access: draftReadAccess,
+  write: false,
+  inputError: 'INVALID_QUERY',
+  run: (ctx, input) => listEntriesAdmin(ctx, 'page', input.collection, Object.entries(input.query)),
+});
+
+export const listItems = defineOperation({
+  name: 'items.list',
+  input: z.strictObject({ collection: itemTypeRef, query: z.record(z.string(), z.string()).default({}) }),
+  access: draftReadAccess,
+  write: false,
+  inputError: 'INVALID_QUERY',
+  run: (ctx, input) => listEntriesAdmin(ctx, 'item', input.collection, Object.entries(input.query)),
+});

@@ -164,8 +164,8 @@ export function parseCollectionFilters(pairs: QueryPairs): FilterCondition[] {
       throw invalid(key, 'filters look like filter[field][operator]=value');
     }
     const field = m[1]!;
-    const op = (m[2] ?? 'eq') as FilterOperator;
-    if (!filterOperators.includes(op)) throw invalid(key, `unknown operator "${m[2]}"; use ${filterOperators.join(', ')}`);
+    const op = filterOperators.find((o) => o === (m[2] ?? 'eq'));
+    if (!op) throw invalid(key, `unknown operator "${m[2]}"; use ${filterOperators.join(', ')}`);
     let target: FilterCondition['target'];
     if (field === 'name' || field === 'slug') target = { core: field };
     else if (field === 'fields' || field.startsWith('fields.')) {

@@ -30,8 +30,9 @@ function mediaRefOf(v: Record<string, unknown>): string | null {
 function refOf(v: Record<string, unknown>): { id: string; type: RefType } | null {
   const keys = Object.keys(v);
   if (keys.length !== 2 || typeof v._ref !== 'string' || typeof v._type !== 'string') return null;
-  if (!(refTypes as readonly string[]).includes(v._type) || !uuidPattern.test(v._ref)) return null;
-  return { id: v._ref.toLowerCase(), type: v._type as RefType };
+  const type = refTypes.find((t) => t === v._type);
+  if (!type || !uuidPattern.test(v._ref)) return null;
+  return { id: v._ref.toLowerCase(), type };
 }
 
 function collect(value: Json, media: Set<string>, refs: Map<RefType, Set<string>> | null): void {
@@ -55,8 +56,8 @@ export interface Resolver {
  * Resolves everything a batch of documents points at with a fixed number of queries: one per
  * reference kind, then one for all media (also the media inside referenced items).
  */
-export async function createResolver(db: Db, docs: Array<Record<string, unknown>>, extraMediaIds: string[], opts: ResolveOptions): Promise<Resolver> {
-  const mediaIds = new Set(extraMediaIds.filter((id) => typeof id === 'string' && uuidPattern.test(id)).map((id) => id.toLowerCase()));
+export async function createResolver(db: Db, docs: Array<Record<string, unknown>>, extraMediaIds: unknown[], opts: ResolveOptions): Promise<Resolver> {
+  const mediaIds = new Set(extraMediaIds.filter((id): id is string => typeof id === 'string' && uuidPattern.test(id)).map((id) => id.toLowerCase()));
   const refs = new Map<RefType, Set<string>>(refTypes.map((t) => [t, new Set<string>()]));
   for (const d of docs) collect(d, mediaIds, refs);
 
@@ -130,7 +131,10 @@ export async function createResolver(db: Db, docs: Array<Record<string, unknown>
 
   const replace = (value: Json): Json => {
     if (Array.isArray(value)) {
-      return value.map(replace).filter((v, i) => v !== null || !isPlainObject(value[i]) || !refOf(value[i] as Record<string, unknown>));
+      return value.map(replace).filter((v, i) => {
+        const original: unknown = value[i];
+        return v !== null || !isPlainObject(original) || !refOf(original);
+      });
     }
     if (!isPlainObject(value)) return value;
     const m = mediaRefOf(value);
@@ -140,8 +144,8 @@ export async function createResolver(db: Db, docs: Array<Record<string, unknown>
       const target = resolvedRefs.get(`${r.type}:${r.id}`);
       if (!target) return null;
       if (r.type !== 'collectionItem') return target;
-      const resolved = replaceMedia(target) as Record<string, unknown>;
-      if (!opts.refTypes) {
+      const resolved = replaceMedia(target);
+      if (!opts.refTypes && isPlainObject(resolved)) {
         const { _type: _omit, ...rest } = resolved;
         return rest;
       }
@@ -153,7 +157,8 @@ export async function createResolver(db: Db, docs: Array<Record<string, unknown>
   };
 
   return {
-    content: (value) => replace(value) as Record<string, unknown>,
+    // Field names never start with an underscore, so the top level is never a reference or media itself.
+    content: (value) => { const out = replace(value); return isPlainObject(out) ? out : {}; },
     mediaById: (id) => (typeof id === 'string' && uuidPattern.test(id) ? deliverMedia(id.toLowerCase()) : null),
   };
 }

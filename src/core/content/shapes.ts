@@ -2,8 +2,12 @@ import { z } from 'zod';
 import type { collectionItems, pages } from '../../db/schema/index.js';
 import { iso } from '../../lib/iso.js';
 
-type PageRow = typeof pages.$inferSelect;
-type ItemRow = typeof collectionItems.$inferSelect;
+type CommonColumns = 'id' | 'name' | 'slug' | 'status' | 'draftContent' | 'publishedContent' | 'version' | 'createdAt' | 'updatedAt' | 'publishedAt' | 'publishAt';
+type PageRow = Pick<typeof pages.$inferSelect, CommonColumns | 'pageTypeId' | 'seo'>;
+type ItemRow = Pick<typeof collectionItems.$inferSelect, CommonColumns | 'collectionTypeId' | 'sortOrder'>;
+
+/** The status column holds one of two words; anything but published reads as a draft. */
+const statusOf = (status: string): 'draft' | 'published' => (status === 'published' ? 'published' : 'draft');
 
 /** The write response shape of a page (the contract's table). */
 export interface PageWriteShape {
@@ -46,7 +50,7 @@ export const toPageWriteShape = (row: PageRow, typeSlug: string): PageWriteShape
   pageTypeSlug: typeSlug,
   name: row.name,
   slug: row.slug,
-  status: row.status as 'draft' | 'published',
+  status: statusOf(row.status),
   draftContent: row.draftContent,
   publishedContent: row.publishedContent ?? null,
   seo: row.seo,
@@ -63,7 +67,7 @@ export const toItemWriteShape = (row: ItemRow, typeSlug: string): ItemWriteShape
   collectionTypeSlug: typeSlug,
   name: row.name,
   slug: row.slug,
-  status: row.status as 'draft' | 'published',
+  status: statusOf(row.status),
   draftContent: row.draftContent,
   publishedContent: row.publishedContent ?? null,
   sortOrder: row.sortOrder,

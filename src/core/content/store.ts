@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
   collectionItems, collectionTypes, itemSlugHistory, itemVersions, pages, pageSlugHistory, pageTypes, pageVersions,
@@ -6,13 +6,18 @@ import {
 } from '../../db/schema/index.js';
 import type { EventKind } from '../context.js';
 import { CmsError } from '../errors.js';
-import type { SchemaField } from '../schema/index.js';
+import { storedFields, type SchemaField } from '../schema/index.js';
+import { toItemWriteShape, toPageWriteShape, type ItemWriteShape, type PageWriteShape } from './shapes.js';
 
 /**
  * Pages and collection items behave alike (drafts, publish, versions, slug history); a store
  * holds what differs, so each rule is written once for both.
  */
 export type EntryKind = 'page' | 'item';
+
+/** What a write answers for each kind: the contract's page and item shapes. */
+export interface WriteShapes { page: PageWriteShape; item: ItemWriteShape }
+export type WriteShapeOf<K extends EntryKind> = WriteShapes[K];
 
 /** The columns pages and items share, read the same way from either table. */
 export interface EntryRow {
@@ -44,8 +49,16 @@ export interface EntryType {
   fields: SchemaField[];
 }
 
-export interface EntryStore {
-  kind: EntryKind;
+/** A stored version: when, by whom, and the entry as it was. */
+export interface VersionRow {
+  version: number;
+  status: string;
+  createdAt: Date;
+  createdBy: string | null;
+}
+
+export interface EntryStore<K extends EntryKind = EntryKind> {
+  kind: K;
   label: string;
   events: { created: EventKind; updated: EventKind; published: EventKind; unpublished: EventKind; deleted: EventKind };
   findType(db: Db, projectId: string, slug: string): Promise<EntryType | null>;
@@ -58,6 +71,12 @@ export interface EntryStore {
   addSlugHistory(db: Db, entry: EntryRow, oldSlug: string, at: Date): Promise<void>;
   snapshot(db: Db, entry: EntryRow, by: string, at: Date): Promise<void>;
   nextSortOrder(db: Db, typeId: string): Promise<number>;
+  /** The stored versions, newest first. */
+  versions(db: Db, entryId: string): Promise<VersionRow[]>;
+  /** The newest snapshot taken at a version (publish and unpublish may both snapshot one version). */
+  snapshotAt(db: Db, entryId: string, version: number): Promise<EntrySnapshot | null>;
+  /** The write response shape of a row. */
+  shape(row: EntryRow, typeSlug: string): WriteShapeOf<K>;
 }
 
 export type EntryRef = { id: string } | { slug: string };
@@ -67,10 +86,14 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 const pageRow = (r: typeof pages.$inferSelect): EntryRow => ({ ...r, typeId: r.pageTypeId, sortOrder: 0 });
 const itemRow = (r: typeof collectionItems.$inferSelect): EntryRow => ({ ...r, typeId: r.collectionTypeId, seo: {}, publishedSeo: null });
 
-function refCondition(ref: EntryRef, idCol: SQL | typeof pages.id | typeof collectionItems.id, slugCol: typeof pages.slug | typeof collectionItems.slug): SQL | null {
-  if ('id' in ref) return uuidPattern.test(ref.id) ? eq(idCol as typeof pages.id, ref.id) : null;
+function refCondition(ref: EntryRef, idCol: typeof pages.id | typeof collectionItems.id, slugCol: typeof pages.slug | typeof collectionItems.slug): SQL | null {
+  if ('id' in ref) return uuidPattern.test(ref.id) ? eq(idCol, ref.id) : null;
   return eq(slugCol, ref.slug);
 }
+
+const typeOf = (t: typeof pageTypes.$inferSelect): EntryType => ({ id: t.id, slug: t.slug, name: t.name, fields: storedFields(t.fields) });
+
+type NewEntry = Omit<EntryRow, 'id' | 'deletedAt'> & { id?: string };
 
 const snapshotOf = (e: EntryRow): EntrySnapshot => ({
   name: e.name, slug: e.slug, status: e.status, draftContent: e.draftContent, publishedContent: e.publishedContent,
@@ -87,18 +110,28 @@ function itemValues(v: Partial<EntryRow>) {
   return { ...rest, ...(typeId ? { collectionTypeId: typeId } : {}) };
 }
 
-export const pageStore: EntryStore = {
+function newPage(v: NewEntry): typeof pages.$inferInsert {
+  const { typeId, sortOrder: _s, ...rest } = v;
+  return { ...rest, pageTypeId: typeId };
+}
+
+function newItem(v: NewEntry): typeof collectionItems.$inferInsert {
+  const { typeId, seo: _seo, publishedSeo: _pseo, ...rest } = v;
+  return { ...rest, collectionTypeId: typeId };
+}
+
+export const pageStore: EntryStore<'page'> = {
   kind: 'page',
   label: 'Page',
   events: { created: 'page.created', updated: 'page.updated', published: 'page.published', unpublished: 'page.unpublished', deleted: 'page.deleted' },
   async findType(db, projectId, slug) {
     const [t] = await db.select().from(pageTypes).where(and(eq(pageTypes.projectId, projectId), eq(pageTypes.slug, slug)));
-    return t ? { id: t.id, slug: t.slug, name: t.name, fields: t.fields as SchemaField[] } : null;
+    return t ? typeOf(t) : null;
   },
   async typeById(db, id) {
     const [t] = await db.select().from(pageTypes).where(eq(pageTypes.id, id));
     if (!t) throw new CmsError('NOT_FOUND', 'Page type not found');
-    return { id: t.id, slug: t.slug, name: t.name, fields: t.fields as SchemaField[] };
+    return typeOf(t);
   },
   async find(db, projectId, ref, opts = {}) {
     const cond = refCondition(ref, pages.id, pages.slug);
@@ -114,7 +147,7 @@ export const pageStore: EntryStore = {
     return !!row;
   },
   async insert(db, values) {
-    const [row] = await db.insert(pages).values(pageValues(values) as typeof pages.$inferInsert).returning();
+    const [row] = await db.insert(pages).values(newPage(values)).returning();
     return pageRow(row!);
   },
   async update(db, id, values, expectedVersion) {
@@ -129,9 +162,17 @@ export const pageStore: EntryStore = {
     await db.insert(pageVersions).values({ pageId: entry.id, version: entry.version, status: entry.status, snapshot: snapshotOf(entry), createdBy: by, createdAt: at });
   },
   async nextSortOrder() { return 0; },
+  versions: (db, entryId) => db.select({ version: pageVersions.version, status: pageVersions.status, createdAt: pageVersions.createdAt, createdBy: pageVersions.createdBy })
+    .from(pageVersions).where(eq(pageVersions.pageId, entryId)).orderBy(desc(pageVersions.version), desc(pageVersions.createdAt)),
+  async snapshotAt(db, entryId, version) {
+    const [row] = await db.select({ snapshot: pageVersions.snapshot }).from(pageVersions)
+      .where(and(eq(pageVersions.pageId, entryId), eq(pageVersions.version, version))).orderBy(desc(pageVersions.createdAt)).limit(1);
+    return row?.snapshot ?? null;
+  },
+  shape: (row, typeSlug) => toPageWriteShape({ ...row, pageTypeId: row.typeId }, typeSlug),
 };
 
-export const itemStore: EntryStore = {
+export const itemStore: EntryStore<'item'> = {
   kind: 'item',
   label: 'Collection item',
   events: {
@@ -140,12 +181,12 @@ export const itemStore: EntryStore = {
   },
   async findType(db, projectId, slug) {
     const [t] = await db.select().from(collectionTypes).where(and(eq(collectionTypes.projectId, projectId), eq(collectionTypes.slug, slug)));
-    return t ? { id: t.id, slug: t.slug, name: t.name, fields: t.fields as SchemaField[] } : null;
+    return t ? typeOf(t) : null;
   },
   async typeById(db, id) {
     const [t] = await db.select().from(collectionTypes).where(eq(collectionTypes.id, id));
     if (!t) throw new CmsError('NOT_FOUND', 'Collection type not found');
-    return { id: t.id, slug: t.slug, name: t.name, fields: t.fields as SchemaField[] };
+    return typeOf(t);
   },
   async find(db, projectId, ref, opts = {}) {
     const cond = refCondition(ref, collectionItems.id, collectionItems.slug);
@@ -162,7 +203,7 @@ export const itemStore: EntryStore = {
     return !!row;
   },
   async insert(db, values) {
-    const [row] = await db.insert(collectionItems).values(itemValues(values) as typeof collectionItems.$inferInsert).returning();
+    const [row] = await db.insert(collectionItems).values(newItem(values)).returning();
     return itemRow(row!);
   },
   async update(db, id, values, expectedVersion) {
@@ -181,6 +222,16 @@ export const itemStore: EntryStore = {
       .where(eq(collectionItems.collectionTypeId, typeId));
     return (row?.max ?? -1) + 1;
   },
+  versions: (db, entryId) => db.select({ version: itemVersions.version, status: itemVersions.status, createdAt: itemVersions.createdAt, createdBy: itemVersions.createdBy })
+    .from(itemVersions).where(eq(itemVersions.itemId, entryId)).orderBy(desc(itemVersions.version), desc(itemVersions.createdAt)),
+  async snapshotAt(db, entryId, version) {
+    const [row] = await db.select({ snapshot: itemVersions.snapshot }).from(itemVersions)
+      .where(and(eq(itemVersions.itemId, entryId), eq(itemVersions.version, version))).orderBy(desc(itemVersions.createdAt)).limit(1);
+    return row?.snapshot ?? null;
+  },
+  shape: (row, typeSlug) => toItemWriteShape({ ...row, collectionTypeId: row.typeId }, typeSlug),
 };
 
-export const storeOf = (kind: EntryKind): EntryStore => (kind === 'page' ? pageStore : itemStore);
+const stores: { [K in EntryKind]: EntryStore<K> } = { page: pageStore, item: itemStore };
+
+export const storeOf = <K extends EntryKind>(kind: K): EntryStore<K> => stores[kind];

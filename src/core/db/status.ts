@@ -7,7 +7,7 @@ import { projects } from '../../db/schema/index.js';
 import { rowsOf } from '../../lib/rows.js';
 import { defineOperation } from '../operation.js';
 
-interface Journal { entries: Array<{ idx: number; tag: string; when: number }> }
+const journalSchema = z.object({ entries: z.array(z.object({ idx: z.number(), tag: z.string(), when: z.number() })) });
 
 export const dbStatus = defineOperation({
   name: 'db.status',
@@ -15,7 +15,7 @@ export const dbStatus = defineOperation({
   access: { role: 'developer' },
   write: false,
   async run(ctx) {
-    const journal = JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as Journal;
+    const journal = journalSchema.parse(JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')));
     const applied = rowsOf<{ created_at: string | number }>(
       await ctx.db.execute(sql`select created_at from drizzle.__drizzle_migrations order by created_at`),
     );

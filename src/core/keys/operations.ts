@@ -7,7 +7,7 @@ import { iso } from '../../lib/iso.js';
 import type { Actor } from '../actor.js';
 import { CmsError } from '../errors.js';
 import { defineOperation } from '../operation.js';
-import { keyTypes, permissions, type KeyType, type Permission } from '../roles.js';
+import { isPermission, keyTypes, permissions, storedKeyType, type KeyType, type Permission } from '../roles.js';
 
 const prefixes: Record<KeyType, string> = { public: 'svc_pk_', secret: 'svc_sk_', preview: 'preview_' };
 
@@ -24,10 +24,11 @@ export interface KeyView {
 
 const toView = (row: typeof apiKeys.$inferSelect): KeyView => ({
   id: row.id,
-  type: row.type as KeyType,
+  type: storedKeyType(row.type),
   name: row.name,
   prefix: row.keyPrefix,
-  permissions: row.permissions as Permission[],
+  // Unknown words grant nothing.
+  permissions: row.permissions.filter(isPermission),
   createdAt: row.createdAt.toISOString(),
   lastUsedAt: iso(row.lastUsedAt),
   revokedAt: iso(row.revokedAt),
@@ -37,13 +38,15 @@ const permissionList = z
   .union([z.array(z.enum(permissions)), z.string()])
   .transform((v, ctx) => {
     const list = Array.isArray(v) ? v : v.split(',').map((s) => s.trim()).filter(Boolean);
+    const known: Permission[] = [];
     for (const p of list) {
-      if (!(permissions as readonly string[]).includes(p)) {
+      if (!isPermission(p)) {
         ctx.addIssue({ code: 'custom', message: `unknown permission "${p}" (known: ${permissions.join(', ')})` });
         return z.NEVER;
       }
+      known.push(p);
     }
-    return [...new Set(list)] as Permission[];
+    return [...new Set(known)];
   });
 
 export const createKey = defineOperation({
@@ -117,7 +120,7 @@ export async function findKeyActor(db: Db, presented: string): Promise<Extract<A
     id: apiKeys.id, projectId: apiKeys.projectId, type: apiKeys.type, permissions: apiKeys.permissions, revokedAt: apiKeys.revokedAt,
   }).from(apiKeys).where(eq(apiKeys.keyHash, sha256Hex(presented)));
   if (!row || row.revokedAt) return null;
-  return { kind: 'key', keyId: row.id, projectId: row.projectId, type: row.type as KeyType, permissions: row.permissions as Permission[] };
+  return { kind: 'key', keyId: row.id, projectId: row.projectId, type: storedKeyType(row.type), permissions: row.permissions.filter(isPermission) };
 }
 
 export const keyTypeOf = (presented: string): KeyType | null =>

@@ -124,6 +124,12 @@ export interface TypeDefinition {
   fields: SchemaField[];
 }
 
+/** A type's field list as stored: the database column knows only that it is a list of JSON objects. */
+export function storedFields(fields: ReadonlyArray<{ name: string; type: string }>): SchemaField[] {
+  // Every stored list passed schemaFieldSchema before it was written (schema.push, types.create and types.update).
+  return fields as SchemaField[];
+}
+
 const fieldNameSchema = z
   .string()
   .regex(fieldNamePattern, {
@@ -154,6 +160,7 @@ function closedObject<S extends z.core.$ZodLooseShape>(shape: S, describeUnknown
   const strict = z.strictObject(shape);
   const refuse = z.unknown().refine(() => false, { error: (issue) => describeUnknown(String(issue.path?.at(-1) ?? '')) });
   closedMarkers.add(refuse);
+  // The catchall only ever fails, so the strict type (no index signature) is the true one.
   return strict.catchall(refuse) as unknown as typeof strict;
 }
 
@@ -183,7 +190,7 @@ const regexSource = z.string().superRefine((source, ctx) => {
   try {
     new RegExp(source);
   } catch (error) {
-    ctx.addIssue({ code: 'custom', message: `must be a valid regular expression (${(error as Error).message})` });
+    ctx.addIssue({ code: 'custom', message: `must be a valid regular expression (${error instanceof Error ? error.message : String(error)})` });
   }
 });
 
@@ -232,7 +239,7 @@ const referenceOptions = optionsObject('reference', {
 }).superRefine((options: unknown, ctx) => {
   if (!isRecord(options)) return;
   const referenceType = options.referenceType ?? 'collectionItem';
-  if (typeof referenceType !== 'string' || !(referenceTypes as readonly string[]).includes(referenceType)) return;
+  if (!referenceTypes.some((t) => t === referenceType)) return;
   const has = (key: string): boolean => options[key] !== undefined;
   if (referenceType === 'collectionItem') {
     if (!has('collectionType')) {
@@ -395,7 +402,7 @@ function checkFieldList(list: unknown, ctx: z.RefinementCtx): void {
       if (first === undefined) firstIndex.set(field.name, index);
       else ctx.addIssue({ code: 'custom', path: [index, 'name'], message: `duplicate field name "${field.name}" (also used by fields[${first}])` });
     }
-    if (typeof field.type !== 'string' || !(fieldTypes as readonly string[]).includes(field.type)) {
+    if (!fieldTypes.some((t) => t === field.type)) {
       const base = fieldBaseSchema.safeParse(field, { error: schemaErrorMap });
       for (const issue of base.error?.issues ?? []) {
         ctx.addIssue({ code: 'custom', path: [index, ...issue.path], message: issue.message });
@@ -436,7 +443,7 @@ export function typeDefinitionJsonSchema(): Record<string, unknown> {
       // Our closed objects refuse unknown keys through a failing catchall, which zod renders as
       // "anything goes"; `{ not: {} }` is the object form of `additionalProperties: false`.
       if (!closedMarkers.has(ctx.zodSchema)) return;
-      const json = ctx.jsonSchema as Record<string, unknown>;
+      const json: Record<string, unknown> = ctx.jsonSchema;
       for (const key of Object.keys(json)) delete json[key];
       json.not = {};
     },

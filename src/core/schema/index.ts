@@ -8,6 +8,7 @@ export {
   validateTypeDefinition,
   checkSchemaSet,
   typeDefinitionJsonSchema,
+  storedFields,
 } from './fields.js';
 export type {
   FieldType,

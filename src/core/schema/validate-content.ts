@@ -32,7 +32,7 @@ export interface ContentLookups {
 }
 
 export interface ValidateContentOptions {
-  /** Saving a draft leaves this off (decisions §7c); publishing turns it on. */
+  /** Saving a draft leaves this off (a draft may be incomplete); publishing turns it on. */
   requireRequired: boolean;
   /** On for new content: a field left out (undefined) takes its defaultValue. */
   applyDefaults: boolean;
@@ -91,7 +91,7 @@ function isJsonValue(value: unknown, depth = 0): boolean {
   if (typeof value === 'number') return Number.isFinite(value);
   if (Array.isArray(value)) return value.every((item) => isJsonValue(item, depth + 1));
   if (isRecord(value)) {
-    const proto = Object.getPrototypeOf(value) as unknown;
+    const proto: unknown = Object.getPrototypeOf(value);
     if (proto !== Object.prototype && proto !== null) return false;
     return Object.values(value).every((item) => isJsonValue(item, depth + 1));
   }
@@ -284,15 +284,17 @@ function validateValue(field: SchemaField, value: unknown, path: PathSegment[], 
       const options = field.options ?? {};
       // An image field takes images only unless its options say otherwise; a media field takes any type.
       const imageDefault = field.type === 'image' && options.allowedMimeTypes === undefined;
+      const allowedMimeTypes = imageDefault ? defaultImageMimeTypes : options.allowedMimeTypes;
+      const { maxFileSize } = options;
       const constraints =
-        imageDefault || options.allowedMimeTypes !== undefined || options.maxFileSize !== undefined
+        imageDefault || options.allowedMimeTypes !== undefined || maxFileSize !== undefined
           ? {
-              allowedMimeTypes: imageDefault ? defaultImageMimeTypes : options.allowedMimeTypes,
-              maxFileSize: options.maxFileSize,
+              ...(allowedMimeTypes !== undefined ? { allowedMimeTypes } : {}),
+              ...(maxFileSize !== undefined ? { maxFileSize } : {}),
               ...(imageDefault ? { imageDefault: true } : {}),
             }
           : undefined;
-      walk.uses.push({ path, id: media.id, target: { kind: 'media' }, ...(constraints ? { constraints: stripUndefined(constraints) } : {}) });
+      walk.uses.push({ path, id: media.id, target: { kind: 'media' }, ...(constraints ? { constraints } : {}) });
       return value;
     }
     case 'reference':
@@ -336,10 +338,6 @@ function validateValue(field: SchemaField, value: unknown, path: PathSegment[], 
       return value.map((item: unknown, index) => validateFields(fields, item, [...path, index], walk, chain, false));
     }
   }
-}
-
-function stripUndefined<T extends Record<string, unknown>>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
 function validateReference(field: FieldOf<'reference'>, value: unknown, path: PathSegment[], walk: Walk): unknown {

@@ -4,7 +4,8 @@ import type { Db } from '../../db/client.js';
 import { collectionItems, collectionTypes, components, pages, pageTypes } from '../../db/schema/index.js';
 import { CmsError, type Issue } from '../errors.js';
 import { defineOperation } from '../operation.js';
-import { checkSchemaSet, validateTypeDefinition, type TypeDefinition } from '../schema/index.js';
+import type { StoredFields } from '../../db/schema/index.js';
+import { checkSchemaSet, storedFields, validateTypeDefinition, type TypeDefinition } from '../schema/index.js';
 
 export const typeKinds = ['pageTypes', 'collections', 'components'] as const;
 export type TypeKind = (typeof typeKinds)[number];
@@ -25,6 +26,10 @@ export interface SchemaIssue extends Issue {
   file?: string | undefined;
 }
 
+/** The slug a definition names, for naming its problems before it is known to be valid. */
+const slugOf = (definition: unknown): string =>
+  typeof definition === 'object' && definition !== null && 'slug' in definition && typeof definition.slug === 'string' ? definition.slug : '?';
+
 const documentSchema = z.object({ definition: z.unknown(), file: z.string().optional() });
 
 export async function loadSchemaSet(db: Db, projectId: string): Promise<SchemaSet> {
@@ -32,7 +37,8 @@ export async function loadSchemaSet(db: Db, projectId: string): Promise<SchemaSe
     const t = tables[kind];
     return db.select({ slug: t.slug, name: t.name, fields: t.fields }).from(t).where(eq(t.projectId, projectId)).orderBy(t.slug);
   }));
-  const toDefs = (rows: Array<{ slug: string; name: string; fields: unknown }>) => rows.map((r) => ({ slug: r.slug, name: r.name, fields: r.fields }) as TypeDefinition);
+  const toDefs = (rows: Array<{ slug: string; name: string; fields: StoredFields }>): TypeDefinition[] =>
+    rows.map((r) => ({ slug: r.slug, name: r.name, fields: storedFields(r.fields) }));
   return { pageTypes: toDefs(p!), collections: toDefs(c!), components: toDefs(k!) };
 }
 
@@ -43,7 +49,7 @@ function validateDocuments(docs: Record<TypeKind, Array<{ definition: unknown; f
   const fileOf = new Map<string, string | undefined>();
   for (const kind of typeKinds) {
     for (const doc of docs[kind]) {
-      const slug = typeof (doc.definition as { slug?: unknown })?.slug === 'string' ? (doc.definition as { slug: string }).slug : '?';
+      const slug = slugOf(doc.definition);
       const result = validateTypeDefinition(doc.definition);
       if (result.ok) {
         set[kind].push(result.value);
@@ -92,7 +98,8 @@ async function contentCount(db: Db, projectId: string, kind: TypeKind, slugs: st
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }
@@ -254,15 +261,15 @@ export const listTypes = defineOperation({
   },
 });
 
-const toTypeView = (row: { id: string; slug: string; name: string; fields: unknown; createdAt: Date; updatedAt: Date }) => ({
-  id: row.id, slug: row.slug, name: row.name, fields: row.fields as TypeDefinition['fields'],
+const toTypeView = (row: { id: string; slug: string; name: string; fields: StoredFields; createdAt: Date; updatedAt: Date }) => ({
+  id: row.id, slug: row.slug, name: row.name, fields: storedFields(row.fields),
   createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString(),
 });
 
 /** Checks one changed definition against the rest of the project's schema. */
 async function validateOne(db: Db, projectId: string, kind: TypeKind, definition: unknown, replacing: string | null): Promise<TypeDefinition> {
   const result = validateTypeDefinition(definition);
-  const slug = typeof (definition as { slug?: unknown })?.slug === 'string' ? (definition as { slug: string }).slug : '?';
+  const slug = slugOf(definition);
   if (!result.ok) throw schemaFailed(result.issues.map((i) => ({ ...i, kind, slug })));
   const set = await loadSchemaSet(db, projectId);
   set[kind] = set[kind].filter((d) => d.slug !== (replacing ?? result.value.slug));
@@ -297,9 +304,9 @@ export const updateType = defineOperation({
     const t = tables[input.kind];
     const [existing] = await ctx.db.select().from(t).where(and(eq(t.projectId, ctx.project.id), eq(t.slug, input.slug)));
     if (!existing) throw new CmsError('NOT_FOUND', `${kindLabel[input.kind]} ${input.slug} not found`);
-    const given = (input.definition ?? {}) as Record<string, unknown>;
     // The path names the type; a body may leave slug and name out and keep them.
-    const def = await validateOne(ctx.db, ctx.project.id, input.kind, { slug: existing.slug, name: existing.name, ...given }, input.slug);
+    const given = Object.assign({ slug: existing.slug, name: existing.name }, input.definition);
+    const def = await validateOne(ctx.db, ctx.project.id, input.kind, given, input.slug);
     if (def.slug !== input.slug) {
       const [clash] = await ctx.db.select({ id: t.id }).from(t).where(and(eq(t.projectId, ctx.project.id), eq(t.slug, def.slug)));
       if (clash) throw new CmsError('SLUG_EXISTS', `${kindLabel[input.kind]} ${def.slug} already exists`);

@@ -5,7 +5,7 @@ import type { Db } from '../../db/client.js';
 import { hashPassword } from '../../lib/crypto.js';
 import { CmsError } from '../errors.js';
 import { defineOperation } from '../operation.js';
-import { roles, type Role } from '../roles.js';
+import { roles, storedRole, type Role } from '../roles.js';
 
 export const emailSchema = z.email().max(320).transform((e) => e.toLowerCase());
 
@@ -21,7 +21,7 @@ async function listMembersOf(db: Db, projectId: string): Promise<MemberView[]> {
   const rows = await db.select({ id: users.id, email: users.email, name: users.name, role: memberships.role, createdAt: memberships.createdAt })
     .from(memberships).innerJoin(users, eq(users.id, memberships.userId))
     .where(eq(memberships.projectId, projectId)).orderBy(asc(users.email));
-  return rows.map((r) => ({ ...r, role: r.role as Role, createdAt: r.createdAt.toISOString() }));
+  return rows.map((r) => ({ ...r, role: storedRole(r.role), createdAt: r.createdAt.toISOString() }));
 }
 
 export const createUser = defineOperation({

@@ -9,7 +9,7 @@ import {
   generateSecret, looksMasked, maskHeaderValue, previousSecretLifetimeMs, toWebhookView, webhookEvents, webhookHeaders, webhookUrl, type WebhookView,
 } from './schemas.js';
 
-/** Webhooks are developer work (decisions §3); API keys never manage them. */
+/** Webhooks are developer work (the developer role or higher); API keys never manage them. */
 export const webhookAccess: Access = { role: 'developer' };
 
 const isUuid = (value: string) => z.uuid().safeParse(value).success;

@@ -44,7 +44,7 @@ async function activeWebhooks(db: Db, projectId: string): Promise<SubscribedHook
   return hooks;
 }
 
-const isTransaction = (db: Db): boolean => typeof (db as { rollback?: unknown }).rollback === 'function';
+const isTransaction = (db: Db): boolean => 'rollback' in db && typeof db.rollback === 'function';
 
 /**
  * Writes one delivery row per active webhook subscribed to the event, in the caller's

@@ -4,10 +4,10 @@ import type { webhookAttempts, webhookDeliveries, webhooks } from '../../db/sche
 import { iso } from '../../lib/iso.js';
 import { eventKinds, type EventKind } from '../context.js';
 
-/** `whsec_` + base64 of 32 random bytes (the Standard Webhooks form, decisions §9). */
+/** `whsec_` + base64 of 32 random bytes (the Standard Webhooks form). */
 export const generateSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
 
-/** List and get answers show only the secret's last 8 characters (decisions §7b). */
+/** List and get answers show only the secret's last 8 characters; the whole secret is shown once, at creation. */
 export const maskSecret = (secret: string): string => `whsec_…${secret.slice(-8)}`;
 
 /**
@@ -54,14 +54,15 @@ export const webhookUrl = z.string().trim().max(2048).superRefine((value, ctx) =
 export const webhookEvents = z
   .array(z.string())
   .min(1, 'subscribe to at least one event')
-  .superRefine((list, ctx) => {
+  .transform((list, ctx) => {
+    const known: EventKind[] = [];
     list.forEach((kind, i) => {
-      if (!(eventKinds as readonly string[]).includes(kind)) {
-        ctx.addIssue({ code: 'custom', path: [i], message: `unknown event "${kind}" (known: ${eventKinds.join(', ')})` });
-      }
+      const event = eventKinds.find((k) => k === kind);
+      if (event) known.push(event);
+      else ctx.addIssue({ code: 'custom', path: [i], message: `unknown event "${kind}" (known: ${eventKinds.join(', ')})` });
     });
-  })
-  .transform((list) => [...new Set(list)] as EventKind[]);
+    return [...new Set(known)];
+  });
 
 export const webhookHeaders = z
   .record(z.string(), z.string().max(4096))
@@ -163,7 +164,8 @@ export const toAttemptView = (row: typeof webhookAttempts.$inferSelect): Attempt
 });
 
 export function toDeliveryView(row: typeof webhookDeliveries.$inferSelect, attempts: AttemptView[]): DeliveryView {
-  const status = row.status as DeliveryStatus;
+  // The status column holds one of deliveryStatuses; anything else reads as still pending.
+  const status: DeliveryStatus = deliveryStatuses.find((s) => s === row.status) ?? 'pending';
   let payload: unknown = row.payload;
   try { payload = JSON.parse(row.payload); } catch { /* kept as the text it is */ }
   return {

@@ -3,36 +3,75 @@ import { CmsError, isCmsError } from '../../errors.js';
 import { defineOperation, formatPath } from '../../operation.js';
 import { deleteEntry, publishEntry, unpublishEntry } from '../entries.js';
 import type { EntryKind } from '../store.js';
-import { collectionInput, editorAccess, opPrefix } from './shared.js';
+import { collectionInput, editorAccess } from './shared.js';
 
 export const bulkActions = ['delete', 'publish', 'unpublish'] as const;
 export type BulkAction = (typeof bulkActions)[number];
 
-const opSuffix: Record<BulkAction, string> = { delete: 'bulkDelete', publish: 'bulkPublish', unpublish: 'bulkUnpublish' };
+/** The operation that carries out one item of each bulk action. */
+export const bulkOperationNames = {
+  page: { delete: 'pages.bulkDelete', publish: 'pages.bulkPublish', unpublish: 'pages.bulkUnpublish' },
+  item: { delete: 'items.bulkDelete', publish: 'items.bulkPublish', unpublish: 'items.bulkUnpublish' },
+} as const satisfies Record<EntryKind, Record<BulkAction, string>>;
+export type BulkOperationName = (typeof bulkOperationNames)[EntryKind][BulkAction];
 
-/** The operation that carries out one item of a bulk action (`pages.bulkPublish` …). */
-export const bulkOperationName = (kind: EntryKind, action: BulkAction) => `${opPrefix(kind)}.${opSuffix[action]}`;
+export const bulkOperationName = <K extends EntryKind, A extends BulkAction>(kind: K, action: A): (typeof bulkOperationNames)[K][A] =>
+  bulkOperationNames[kind][action];
 
 /**
- * One item of a bulk action. Bulk actions commit item by item (`runBulk` runs this once per id,
+ * One item of a bulk action. Bulk actions commit item by item (`runBulk` runs one of these per id,
  * each in its own transaction), and their events carry only `{ id }` (the contract).
  */
-export function bulkItemOperation(kind: EntryKind, action: BulkAction) {
-  return defineOperation({
-    name: bulkOperationName(kind, action),
-    input: z.strictObject({ id: z.string().min(1), collection: collectionInput, force: z.boolean().default(false) }),
-    access: editorAccess,
-    write: true,
-    async run(ctx, input): Promise<unknown> {
-      const ref = { id: input.id };
-      switch (action) {
-        case 'delete': return deleteEntry(ctx, kind, ref, input.collection, input.force, { eventData: 'id' });
-        case 'publish': return publishEntry(ctx, kind, ref, input.collection, { eventData: 'id' });
-        case 'unpublish': return unpublishEntry(ctx, kind, ref, input.collection, { eventData: 'id' });
-      }
-    },
-  });
-}
+const bulkItemInput = z.strictObject({ id: z.string().min(1), collection: collectionInput, force: z.boolean().default(false) });
+export type BulkItemInput = z.input<typeof bulkItemInput>;
+
+export const bulkDeletePages = defineOperation({
+  name: 'pages.bulkDelete',
+  input: bulkItemInput,
+  access: editorAccess,
+  write: true,
+  run: (ctx, input) => deleteEntry(ctx, 'page', { id: input.id }, input.collection, input.force, { eventData: 'id' }),
+});
+
+export const bulkPublishPages = defineOperation({
+  name: 'pages.bulkPublish',
+  input: bulkItemInput,
+  access: editorAccess,
+  write: true,
+  run: (ctx, input) => publishEntry(ctx, 'page', { id: input.id }, input.collection, { eventData: 'id' }),
+});
+
+export const bulkUnpublishPages = defineOperation({
+  name: 'pages.bulkUnpublish',
+  input: bulkItemInput,
+  access: editorAccess,
+  write: true,
+  run: (ctx, input) => unpublishEntry(ctx, 'page', { id: input.id }, input.collection, { eventData: 'id' }),
+});
+
+export const bulkDeleteItems = defineOperation({
+  name: 'items.bulkDelete',
+  input: bulkItemInput,
+  access: editorAccess,
+  write: true,
+  run: (ctx, input) => deleteEntry(ctx, 'item', { id: input.id }, input.collection, input.force, { eventData: 'id' }),
+});
+
+export const bulkPublishItems = defineOperation({
+  name: 'items.bulkPublish',
+  input: bulkItemInput,
+  access: editorAccess,
+  write: true,
+  run: (ctx, input) => publishEntry(ctx, 'item', { id: input.id }, input.collection, { eventData: 'id' }),
+});
+
+export const bulkUnpublishItems = defineOperation({
+  name: 'items.bulkUnpublish',
+  input: bulkItemInput,
+  access: editorAccess,
+  write: true,
+  run: (ctx, input) => unpublishEntry(ctx, 'item', { id: input.id }, input.collection, { eventData: 'id' }),
+});
 
 export const bulkInput = z.strictObject({
   ids: z.array(z.string().min(1)).min(1, 'name at least one id').max(500, 'at most 500 ids at a time'),
@@ -53,7 +92,7 @@ export interface BulkResult {
  * that is about the caller (not signed in, role too low) stops the whole request.
  */
 export async function runBulk(
-  run: (op: string, input: unknown) => Promise<unknown>,
+  run: (op: BulkOperationName, input: BulkItemInput) => Promise<unknown>,
   kind: EntryKind,
   action: BulkAction,
   input: unknown,

@@ -3,8 +3,8 @@ import type { Ctx } from '../../context.js';
 import { defineOperation } from '../../operation.js';
 import { slugSchema } from '../../slug.js';
 import { createEntry, findEntry } from '../entries.js';
-import type { EntryKind, EntryStore } from '../store.js';
-import { collectionInput, editorAccess, opPrefix, refSchema } from './shared.js';
+import type { EntryKind, EntryStore, WriteShapeOf } from '../store.js';
+import { collectionInput, editorAccess, refSchema, type Ref } from './shared.js';
 
 /** `about` → `about-copy`, then `about-copy-2`, … whichever is free first. */
 async function freeCopySlug(ctx: Ctx, store: EntryStore, typeId: string, slug: string): Promise<string> {
@@ -15,30 +15,45 @@ async function freeCopySlug(ctx: Ctx, store: EntryStore, typeId: string, slug: s
   }
 }
 
+interface CloneInput { ref: Ref; collection?: string | undefined; slug?: string | undefined; name?: string | undefined }
+
 /** A new draft with the source's draft content (and SEO); emits *.created with the clone. */
-export function cloneOperation(kind: EntryKind) {
-  return defineOperation({
-    name: `${opPrefix(kind)}.clone`,
-    input: z.strictObject({
-      ref: refSchema,
-      collection: collectionInput,
-      slug: slugSchema.optional(),
-      name: z.string().trim().min(1).max(255).optional(),
-    }),
-    access: editorAccess,
-    write: true,
-    async run(ctx, input) {
-      const { row, type, store } = await findEntry(ctx, kind, input.ref, input.collection);
-      const slug = input.slug ?? (await freeCopySlug(ctx, store, type.id, row.slug));
-      const name = input.name ?? `${row.name} (copy)`.slice(0, 255);
-      return createEntry(ctx, kind, {
-        typeSlug: type.slug,
-        name,
-        slug,
-        fields: row.draftContent,
-        ...(kind === 'page' ? { seo: row.seo } : {}),
-        status: 'draft',
-      });
-    },
+async function cloneEntry<K extends EntryKind>(ctx: Ctx, kind: K, input: CloneInput): Promise<WriteShapeOf<K>> {
+  const { row, type, store } = await findEntry(ctx, kind, input.ref, input.collection);
+  const slug = input.slug ?? (await freeCopySlug(ctx, store, type.id, row.slug));
+  const name = input.name ?? `${row.name} (copy)`.slice(0, 255);
+  return createEntry(ctx, kind, {
+    typeSlug: type.slug,
+    name,
+    slug,
+    fields: row.draftContent,
+    ...(kind === 'page' ? { seo: row.seo } : {}),
+    status: 'draft',
   });
 }
+
+export const clonePage = defineOperation({
+  name: 'pages.clone',
+  input: z.strictObject({
+    ref: refSchema,
+    collection: collectionInput,
+    slug: slugSchema.optional(),
+    name: z.string().trim().min(1).max(255).optional(),
+  }),
+  access: editorAccess,
+  write: true,
+  run: (ctx, input) => cloneEntry(ctx, 'page', input),
+});
+
+export const cloneItem = defineOperation({
+  name: 'items.clone',
+  input: z.strictObject({
+    ref: refSchema,
+    collection: collectionInput,
+    slug: slugSchema.optional(),
+    name: z.string().trim().min(1).max(255).optional(),
+  }),
+  access: editorAccess,
+  write: true,
+  run: (ctx, input) => cloneEntry(ctx, 'item', input),
+});

@@ -39,7 +39,7 @@ export const publishDue = defineOperation({
     for (const entry of due) {
       try {
         // A savepoint per entry: one that fails leaves the others' work in place.
-        await ctx.db.transaction((sp) => publishEntry({ ...ctx, db: sp as typeof ctx.db }, entry.kind, { id: entry.id }));
+        await ctx.db.transaction((sp) => publishEntry({ ...ctx, db: sp }, entry.kind, { id: entry.id }));
         published.push(entry);
       } catch (e) {
         if (!isCmsError(e)) throw e;

@@ -1,9 +1,30 @@
 import { z } from 'zod';
+import type { Ctx } from '../../context.js';
 import { CmsError } from '../../errors.js';
 import { defineOperation } from '../../operation.js';
 import { findEntry, updateEntry } from '../entries.js';
-import type { EntryKind } from '../store.js';
-import { collectionInput, editorAccess, fieldsInput, opPrefix, refSchema, replacementPatch } from './shared.js';
+import type { EntryKind, WriteShapeOf } from '../store.js';
+import { collectionInput, editorAccess, fieldsInput, refSchema, replacementPatch, type Ref } from './shared.js';
+
+const resolveConflictInput = z.strictObject({
+  ref: refSchema,
+  collection: collectionInput,
+  baseVersion: z.number().int().positive(),
+  strategy: z.enum(['mine', 'theirs', 'merge']),
+  fields: fieldsInput.optional(),
+}).superRefine((v, c) => {
+  if (v.strategy !== 'theirs' && v.fields === undefined) {
+    c.addIssue({ code: 'custom', path: ['fields'], message: `strategy "${v.strategy}" needs fields` });
+  }
+});
+
+interface ResolveConflictInput {
+  ref: Ref;
+  collection?: string | undefined;
+  baseVersion: number;
+  strategy: 'mine' | 'theirs' | 'merge';
+  fields?: Record<string, unknown> | undefined;
+}
 
 /**
  * Settles an edit made from `baseVersion` that met a newer version:
@@ -12,33 +33,31 @@ import { collectionInput, editorAccess, fieldsInput, opPrefix, refSchema, replac
  * - merge: `fields` is the merged document the caller composed and replaces the draft.
  * Whatever the strategy, the resolution is a new version announced with *.updated.
  */
-export function resolveConflictOperation(kind: EntryKind) {
-  return defineOperation({
-    name: `${opPrefix(kind)}.resolveConflict`,
-    input: z.strictObject({
-      ref: refSchema,
-      collection: collectionInput,
-      baseVersion: z.number().int().positive(),
-      strategy: z.enum(['mine', 'theirs', 'merge']),
-      fields: fieldsInput.optional(),
-    }).superRefine((v, c) => {
-      if (v.strategy !== 'theirs' && v.fields === undefined) {
-        c.addIssue({ code: 'custom', path: ['fields'], message: `strategy "${v.strategy}" needs fields` });
-      }
-    }),
-    access: editorAccess,
-    write: true,
-    async run(ctx, input) {
-      const { row } = await findEntry(ctx, kind, input.ref, input.collection, true);
-      if (input.baseVersion > row.version) {
-        throw new CmsError('VALIDATION_FAILED', `baseVersion ${input.baseVersion} is ahead of the current version ${row.version}`, [
-          { path: 'baseVersion', message: `must be at most the current version ${row.version}` },
-        ]);
-      }
-      const fields = input.strategy === 'mine' ? input.fields
-        : input.strategy === 'merge' ? replacementPatch(row.draftContent, input.fields ?? {})
-          : undefined;
-      return updateEntry(ctx, kind, { ref: { id: row.id }, fields, expectedVersion: row.version });
-    },
-  });
+async function resolveConflict<K extends EntryKind>(ctx: Ctx, kind: K, input: ResolveConflictInput): Promise<WriteShapeOf<K>> {
+  const { row } = await findEntry(ctx, kind, input.ref, input.collection, true);
+  if (input.baseVersion > row.version) {
+    throw new CmsError('VALIDATION_FAILED', `baseVersion ${input.baseVersion} is ahead of the current version ${row.version}`, [
+      { path: 'baseVersion', message: `must be at most the current version ${row.version}` },
+    ]);
+  }
+  const fields = input.strategy === 'mine' ? input.fields
+    : input.strategy === 'merge' ? replacementPatch(row.draftContent, input.fields ?? {})
+      : undefined;
+  return updateEntry(ctx, kind, { ref: { id: row.id }, fields, expectedVersion: row.version });
 }
+
+export const resolvePageConflict = defineOperation({
+  name: 'pages.resolveConflict',
+  input: resolveConflictInput,
+  access: editorAccess,
+  write: true,
+  run: (ctx, input) => resolveConflict(ctx, 'page', input),
+});
+
+export const resolveItemConflict = defineOperation({
+  name: 'items.resolveConflict',
+  input: resolveConflictInput,
+  access: editorAccess,
+  write: true,
+  run: (ctx, input) => resolveConflict(ctx, 'item', input),
+});

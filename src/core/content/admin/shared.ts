@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { Access } from '../../operation.js';
-import type { EntryKind } from '../store.js';
 
 /** Admin content work is for signed-in editors (and the terminal); keys never reach it. */
 export const editorAccess: Access = { role: 'editor' };
@@ -13,8 +12,6 @@ export type Ref = z.infer<typeof refSchema>;
 export const collectionInput = z.string().min(1).optional();
 
 export const fieldsInput = z.record(z.string(), z.unknown());
-
-export const opPrefix = (kind: EntryKind) => (kind === 'page' ? 'pages' : 'items');
 
 /**
  * The patch that turns `current` into exactly `target` under the key-by-key merge of updates
