@@ -5,8 +5,10 @@ import { CmsError } from '../core/errors.js';
 import { keyTypeOf } from '../core/keys/operations.js';
 import type { Cms } from '../runtime.js';
 import type { KeyActor } from './auth.js';
-import { createApp, createAppShared, type AppOptions, type AppShared } from './app.js';
-import { answerFromEntry, cacheKey, matchesEtag, type CachedResponse } from './cache.js';
+import { createApp, createAppShared, type AppOptions } from './app.js';
+import { answerFromEntry, cacheKey, type CachedResponse } from './cache.js';
+import { matchesEtag } from './preconditions.js';
+import type { AppShared } from './route.js';
 
 export interface ServeOptions extends AppOptions {
   /** 0 asks for any free port; any other port that is taken is an error. */

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer } from '../../src/http/serve.js';
+import { startServer } from '../../src/http/node-server.js';
 import { json } from '../../src/http/response.js';
 import { createTestCms, type TestCms } from '../helpers/engine.js';
 import { serveOverSocket } from '../helpers/http.js';

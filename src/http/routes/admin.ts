@@ -1,7 +1,7 @@
 import type { Actor } from '../../core/actor.js';
 import { roles, type Role } from '../../core/roles.js';
 import type { TypeKind } from '../../core/types/operations.js';
-import { opRoute, type RequestContext, type RouteDef } from '../app.js';
+import { opRoute, type RequestContext, type RouteDef } from '../route.js';
 import { readSessionUser } from '../auth.js';
 import { json } from '../response.js';
 

@@ -1,5 +1,5 @@
 import { getRequestIP } from 'h3';
-import type { RequestContext, RouteDef } from '../app.js';
+import type { RequestContext, RouteDef } from '../route.js';
 import { checkCsrf, readCookie, sessionCookieName } from '../auth.js';
 import { clientAddress } from '../client-address.js';
 import { json } from '../response.js';

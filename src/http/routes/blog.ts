@@ -1,6 +1,6 @@
 import { CmsError } from '../../core/errors.js';
 import type { OperationName } from '../../core/registry.js';
-import { opRoute, type RequestContext, type RouteDef } from '../app.js';
+import { opRoute, type RequestContext, type RouteDef } from '../route.js';
 import { readRoute } from './read-route.js';
 
 const queryObject = (rc: RequestContext, names: string[]) => {

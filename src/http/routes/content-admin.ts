@@ -2,7 +2,7 @@ import { runBulk, type BulkAction } from '../../core/content/admin/index.js';
 import type { EntryKind } from '../../core/content/index.js';
 import { CmsError } from '../../core/errors.js';
 import type { OperationName } from '../../core/registry.js';
-import { opRoute, type RequestContext, type RouteDef } from '../app.js';
+import { opRoute, type RequestContext, type RouteDef } from '../route.js';
 import { json } from '../response.js';
 
 type Body = Record<string, unknown>;

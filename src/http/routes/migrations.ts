@@ -1,4 +1,4 @@
-import { opRoute, type RequestContext, type RouteDef } from '../app.js';
+import { opRoute, type RequestContext, type RouteDef } from '../route.js';
 
 const base = '/api/v1/admin/migrations';
 

@@ -1,6 +1,6 @@
 import { CmsError } from '../../core/errors.js';
 import type { OperationName } from '../../core/registry.js';
-import type { RequestContext, RouteDef } from '../app.js';
+import type { RequestContext, RouteDef } from '../route.js';
 import { answerFromEntry, cacheKey, responseOf, type CachedResponse } from '../cache.js';
 
 /**
