@@ -148,7 +148,7 @@ export interface CachedAnswer {
 /**
  * A public read answered from its cache entry, the same whichever door serves it (the h3 route
  * or the fast path of `node-server.ts`): the entry's headers, then the request's own (CORS, rate
- * limits), the ETag; 304 to a matching If-None-Match on single reads only (the contract); else
+ * limits), the ETag; 304 to a matching If-None-Match on single reads only (docs/content-api.md); else
  * the body in the encoding the client accepts, with its length.
  */
 export function answerFromEntry(

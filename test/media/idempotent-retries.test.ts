@@ -7,7 +7,7 @@ import type { MediaFiles } from '../../src/core/media/storage.js';
 import { createMediaHarness, makeImage, type MediaHarness } from './support.js';
 
 /**
- * Retries of one idempotent write (decisions §6): once the first request has finished, every
+ * Retries of one idempotent write (a public write with an Idempotency-Key): once the first request has finished, every
  * retry replays its answer, however many arrive at once; only while it still runs is a retry
  * refused with 409 IDEMPOTENCY_KEY_IN_USE.
  */

@@ -55,7 +55,7 @@ function runNamed(rc: RequestContext) {
 }
 
 /**
- * Every admin content path of the contract, for one kind: ids in paths, drafts included in
+ * Every admin content path (docs/admin.md), for one kind: ids in paths, drafts included in
  * reads, the caller's role checked by each operation.
  */
 function entryRoutes(kind: EntryKind, op: typeof pageOperations | typeof itemOperations): RouteDef[] {

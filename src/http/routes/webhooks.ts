@@ -7,7 +7,7 @@ const id = (rc: RequestContext) => ({ id: rc.params.id });
 const query = (rc: RequestContext, name: string) => rc.query.get(name) ?? undefined;
 
 /**
- * Webhook administration (decisions §9), for signed-in developers. Test and redeliver queue a
+ * Webhook administration (docs/webhooks.md), for signed-in developers. Test and redeliver queue a
  * delivery that the dispatcher sends at once, and answer 202 with it.
  */
 export const webhookRoutes: RouteDef[] = [
