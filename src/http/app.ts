@@ -91,6 +91,8 @@ export function createApp(cms: Cms, options: AppOptions = {}): H3 {
 
   for (const route of routes) {
     // Browsers may read the public API from any origin (configurable); admin routes use cookies.
+    // The CORS headers are one fixed set (h3's handleCors would echo the Origin and add Vary),
+    // so the fast path of node-server.ts can send the very same bytes without a request at hand.
     const cors = route.auth === 'key' || route.path === '/api/v1/health';
     app.on(route.method, route.path, async (event) => {
       const extra: Record<string, string> = cors ? { ...corsHeaders } : {};
@@ -197,7 +199,8 @@ function decodeParams(params: Record<string, string>): Record<string, string> {
  * The one reader of JSON bodies (every JSON route reads through `rc.body()`/`rc.rawBody()`): bytes
  * are counted as they arrive, with or without a Content-Length, and reading stops at the limit, so
  * a huge or endless chunked body never sits in memory. The rest is left unread; the 413 answer
- * closes the connection.
+ * closes the connection. (h3's assertBodySize does not do here: past the limit it cancels the
+ * body stream, which on Node destroys the socket before the 413 can be sent.)
  */
 async function readRawBody(req: Request): Promise<string> {
   const tooLarge = () => new CmsError('PAYLOAD_TOO_LARGE', `The request body is over ${maxJsonBody} bytes`);

@@ -70,7 +70,10 @@ export async function readKeyCredentials(
 
 export const sessionCookieName = 'cms_session';
 
-/** The cookie's value as sent (still percent-encoded), or null. */
+/**
+ * The cookie's value as sent (still percent-encoded), or null. Not h3's getCookie: it hands back a
+ * value that is not valid percent-encoding as it is, where the API answers 400.
+ */
 function rawCookie(headers: Headers, name: string): string | null {
   const raw = headers.get('cookie');
   if (!raw) return null;
