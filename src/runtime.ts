@@ -140,7 +140,7 @@ export async function createCms(config: CmsConfig, options: CreateCmsOptions = {
   // this process unless the caller hands in another runner.
   let engine: Cms | undefined;
   const services: Services = {
-    mediaFiles: createDiskMediaFiles(),
+    mediaFiles: createDiskMediaFiles(config.dataDir + '/media'),
     migrationRunner: createMigrationRunner(() => {
       if (!engine) throw new Error('the engine is not ready yet');
       return engine;

@@ -38,7 +38,7 @@ export async function serve(config: CmsConfig, io: Io, globals: GlobalOptions): 
     const cms = await createCms(config, { log: consoleLogger });
     cleanup.push(() => cms.close());
     const token = randomToken(32);
-    const { startServer } = await import('../http/serve.js');
+    const { startServer } = await import('../http/node-server.js');
     const server = await startServer(cms, { port: config.port, host: config.host, cliToken: token });
     cleanup.push(() => server.close());
     // With port 0 (or no base URL configured) links and the CSRF origin check follow the real address.

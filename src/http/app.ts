@@ -1,14 +1,14 @@
 import { timingSafeEqual } from 'node:crypto';
 import { H3, type H3Event } from 'h3';
-import type { Actor } from '../core/actor.js';
 import { CmsError } from '../core/errors.js';
-import { isOperationName, type OperationName, type OutputOf } from '../core/registry.js';
+import { isOperationName } from '../core/registry.js';
 import type { Cms } from '../runtime.js';
-import { checkCsrf, createKeyAuthenticator, readKeyCredentials, readSessionActor, type KeyActor, type KeyCredentials } from './auth.js';
-import { createResponseCache, type ResponseCache } from './cache.js';
+import { checkCsrf, createKeyAuthenticator, readKeyCredentials, readSessionActor, type KeyActor } from './auth.js';
+import { createResponseCache } from './cache.js';
 import { toErrorResponse } from './errors.js';
 import { createRateLimiter } from './rate-limit.js';
 import { json } from './response.js';
+import { isPlainObject, type AppShared, type RequestContext, type RouteDef } from './route.js';
 import { adminRoutes } from './routes/admin.js';
 import { authRoutes } from './routes/auth.js';
 import { contentAdminRoutes } from './routes/content-admin.js';
@@ -17,44 +17,6 @@ import { contentRoutes } from './routes/content.js';
 import { mediaRoutes } from './routes/media.js';
 import { migrationRoutes } from './routes/migrations.js';
 import { webhookRoutes } from './routes/webhooks.js';
-
-export type AuthKind = 'none' | 'key' | 'session';
-
-export interface RequestContext {
-  cms: Cms;
-  event: H3Event;
-  req: Request;
-  url: URL;
-  params: Record<string, string>;
-  query: URLSearchParams;
-  headers: Headers;
-  /** The parsed JSON body ({} when there is none); invalid JSON answers 400. */
-  body(): Promise<unknown>;
-  /** The body as text, read once. */
-  rawBody(): Promise<string>;
-  /** Set by the auth step of the route. */
-  actor: Actor;
-  project: string | undefined;
-  keys: KeyCredentials;
-  /** Runs an operation as this request's actor, in its project. */
-  run<N extends OperationName>(name: N, input: unknown): Promise<OutputOf<N>>;
-  /** Headers every answer to this request carries (rate limits, CORS), errors included. */
-  responseHeaders: Record<string, string>;
-  shared: AppShared;
-}
-
-/**
- * What lives as long as the server: the response cache, the rate limiter, the key authenticator
- * and the CORS headers of the public API. The fast path of `serve.ts` answers cache hits with the
- * very same objects, so both doors agree on every key, limit and entry.
- */
-export interface AppShared {
-  cache: ResponseCache;
-  takeRateLimit: (keyId: string) => Record<string, string>;
-  /** The key authenticator; an answer it gave within the last second comes back at once (no promise). */
-  authenticateKey: (presented: string) => KeyActor | null | Promise<KeyActor | null>;
-  corsHeaders: Readonly<Record<string, string>>;
-}
 
 export function createAppShared(cms: Cms): AppShared {
   return {
@@ -86,33 +48,6 @@ function withSettledAnswers(cms: Cms, authenticate: (presented: string) => Promi
       settled.set(presented, { actor, at: Date.now() });
       return actor;
     });
-  };
-}
-
-export interface RouteDef {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  path: string;
-  auth: AuthKind;
-  /** A `key` route whose answer has no draft state: preview keys (header or query) are ignored. */
-  ignorePreviewKeys?: boolean;
-  handle(rc: RequestContext): Promise<Response | unknown>;
-}
-
-/** The shape most routes share: gather input, run one operation, wrap the answer in `{ data }`. */
-export function opRoute(
-  method: RouteDef['method'],
-  path: string,
-  auth: AuthKind,
-  op: OperationName,
-  input: (rc: RequestContext) => unknown | Promise<unknown>,
-  options: { status?: number; wrap?: (result: unknown) => unknown } = {},
-): RouteDef {
-  return {
-    method, path, auth,
-    async handle(rc) {
-      const result = await rc.run(op, await input(rc));
-      return json(options.wrap ? options.wrap(result) : { data: result }, options.status ?? 200);
-    },
   };
 }
 
@@ -156,6 +91,8 @@ export function createApp(cms: Cms, options: AppOptions = {}): H3 {
 
   for (const route of routes) {
     // Browsers may read the public API from any origin (configurable); admin routes use cookies.
+    // The CORS headers are one fixed set (h3's handleCors would echo the Origin and add Vary),
+    // so the fast path of node-server.ts can send the very same bytes without a request at hand.
     const cors = route.auth === 'key' || route.path === '/api/v1/health';
     app.on(route.method, route.path, async (event) => {
       const extra: Record<string, string> = cors ? { ...corsHeaders } : {};
@@ -170,11 +107,11 @@ export function createApp(cms: Cms, options: AppOptions = {}): H3 {
         // A body cut off at the limit is left unread: the connection ends after this answer.
         if (status === 413) extra.connection = 'close';
         if (e instanceof CmsError && e.code === 'RATE_LIMITED') {
-          const details = e.details as { retryAfter?: number; headers?: Record<string, string> } | undefined;
-          if (details?.retryAfter) extra['retry-after'] = String(details.retryAfter);
-          Object.assign(extra, details?.headers ?? {});
-          delete (body.error as { details?: unknown }).details;
-          if (details?.retryAfter) (body.error as { details?: unknown }).details = { retryAfter: details.retryAfter };
+          const { retryAfter, headers } = rateLimitAnswer(e.details);
+          if (retryAfter) extra['retry-after'] = String(retryAfter);
+          Object.assign(extra, headers);
+          delete body.error.details;
+          if (retryAfter) body.error.details = { retryAfter };
         }
         return json(body, status, extra);
       }
@@ -237,6 +174,19 @@ async function buildContext(
   return rc;
 }
 
+/**
+ * A refusal for too many requests names its wait (`retryAfter`, seconds) and, from the key's rate
+ * limiter, the RateLimit-* headers in its details: both become headers, only the wait stays in the body.
+ */
+function rateLimitAnswer(details: unknown): { retryAfter: number | undefined; headers: Record<string, string> } {
+  const headers: Record<string, string> = {};
+  if (!isPlainObject(details)) return { retryAfter: undefined, headers };
+  if (isPlainObject(details.headers)) {
+    for (const [name, value] of Object.entries(details.headers)) if (typeof value === 'string') headers[name] = value;
+  }
+  return { retryAfter: typeof details.retryAfter === 'number' ? details.retryAfter : undefined, headers };
+}
+
 function decodeParams(params: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(params)) {
@@ -249,7 +199,8 @@ function decodeParams(params: Record<string, string>): Record<string, string> {
  * The one reader of JSON bodies (every JSON route reads through `rc.body()`/`rc.rawBody()`): bytes
  * are counted as they arrive, with or without a Content-Length, and reading stops at the limit, so
  * a huge or endless chunked body never sits in memory. The rest is left unread; the 413 answer
- * closes the connection.
+ * closes the connection. (h3's assertBodySize does not do here: past the limit it cancels the
+ * body stream, which on Node destroys the socket before the 413 can be sent.)
  */
 async function readRawBody(req: Request): Promise<string> {
   const tooLarge = () => new CmsError('PAYLOAD_TOO_LARGE', `The request body is over ${maxJsonBody} bytes`);
@@ -297,8 +248,8 @@ function cliBridgeRoutes(token: string | undefined): RouteDef[] {
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
         throw new CmsError('UNAUTHORIZED', 'Invalid CLI token');
       }
-      const body = (await rc.body()) as { op?: unknown; input?: unknown; project?: unknown };
-      if (typeof body.op !== 'string') throw new CmsError('VALIDATION_FAILED', 'op is required');
+      const body = await rc.body();
+      if (!isPlainObject(body) || typeof body.op !== 'string') throw new CmsError('VALIDATION_FAILED', 'op is required');
       if (!isOperationName(body.op)) throw new CmsError('NOT_FOUND', `Unknown operation ${body.op}`);
       const result = await rc.cms.runRequest(body.op, body.input, {
         actor: { kind: 'terminal' },

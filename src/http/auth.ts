@@ -70,7 +70,10 @@ export async function readKeyCredentials(
 
 export const sessionCookieName = 'cms_session';
 
-/** The cookie's value as sent (still percent-encoded), or null. */
+/**
+ * The cookie's value as sent (still percent-encoded), or null. Not h3's getCookie: it hands back a
+ * value that is not valid percent-encoding as it is, where the API answers 400.
+ */
 function rawCookie(headers: Headers, name: string): string | null {
   const raw = headers.get('cookie');
   if (!raw) return null;
@@ -130,7 +133,7 @@ export async function readSessionUser(cms: Cms, headers: Headers): Promise<Sessi
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * CSRF rule of decisions §8: a state-changing request that carries the session cookie must be
+ * The CSRF rule: a state-changing request that carries the session cookie must be
  * JSON (which a cross-site form cannot send, and a cross-site script cannot send without a CORS
  * preflight) or come from the configured base URL's origin (multipart uploads from the admin UI).
  * `always` applies the rule without a cookie too (sign-in: no one should be signed in by another

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Cms } from '../runtime.js';
+import { matchesEtag } from './preconditions.js';
 
 export interface CachedResponse {
   status: number;
@@ -137,13 +138,6 @@ export function encodedBody(entry: CachedResponse, acceptEncoding: string | null
   return { body: entry.body, encoding: null };
 }
 
-/** `If-None-Match` holds one or more tags, or `*`. */
-export function matchesEtag(header: string | null, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
-}
-
 export interface CachedAnswer {
   status: number;
   headers: Record<string, string>;
@@ -153,8 +147,8 @@ export interface CachedAnswer {
 
 /**
  * A public read answered from its cache entry, the same whichever door serves it (the h3 route
- * or the fast path of `serve.ts`): the entry's headers, then the request's own (CORS, rate
- * limits), the ETag; 304 to a matching If-None-Match on single reads only (the contract); else
+ * or the fast path of `node-server.ts`): the entry's headers, then the request's own (CORS, rate
+ * limits), the ETag; 304 to a matching If-None-Match on single reads only (docs/content-api.md); else
  * the body in the encoding the client accepts, with its length.
  */
 export function answerFromEntry(

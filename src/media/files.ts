@@ -1,28 +1,44 @@
 import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ImageSize, MediaFiles, MediaLocation } from '../core/media/storage.js';
+import { storedFilenamePattern } from '../core/media/file.js';
+import type { ByteRange, ImageSize, MediaFiles, MediaLocation, StoredFileStat } from '../core/media/storage.js';
 import { isSlug } from '../lib/slug.js';
 
-const filePattern = /^[0-9a-f]{64}\.[a-z0-9]{1,5}$/;
-
 /**
- * The path of a stored file. Project slugs and content-addressed names are checked again here,
- * so no caller can make a path leave `<root>/<project>/`.
+ * The path of a stored file under `root`. Project slugs and content-addressed names are checked
+ * again here, so no caller can make a path leave `<root>/<project>/`.
  */
-export function mediaFilePath(location: MediaLocation): string {
-  if (!isSlug(location.project) || !filePattern.test(location.filename)) {
+function mediaFilePath(root: string, location: MediaLocation): string {
+  if (!isSlug(location.project) || !storedFilenamePattern.test(location.filename)) {
     throw new Error(`Not a stored media location: ${location.project}/${location.filename}`);
   }
-  return join(location.root, location.project, location.filename);
+  return join(root, location.project, location.filename);
 }
 
-async function sizeOf(path: string): Promise<number | null> {
+async function statOf(path: string): Promise<StoredFileStat | null> {
   try {
-    return (await stat(path)).size;
+    const stats = await stat(path);
+    return stats.isFile() ? { size: stats.size, modifiedAt: stats.mtime } : null;
   } catch {
     return null;
   }
+}
+
+/** A file (or the range of it) as a web stream, read as the consumer pulls. */
+export function readFileStream(path: string, range: ByteRange | undefined): ReadableStream<Uint8Array> {
+  const chunks = createReadStream(path, range ? { start: range.start, end: range.end } : {})[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await chunks.next();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    async cancel() {
+      await chunks.return?.();
+    },
+  });
 }
 
 /** Width and height as displayed: EXIF orientations 5–8 swap them. */
@@ -38,15 +54,15 @@ export async function probeImage(bytes: Uint8Array): Promise<ImageSize | null> {
   }
 }
 
-/** Media files on the local disk, one folder per project, named by content. */
-export function createDiskMediaFiles(): MediaFiles {
+/** Media files on the local disk under `root`, one folder per project, named by content. */
+export function createDiskMediaFiles(root: string): MediaFiles {
   return {
     async put(location, bytes) {
-      const path = mediaFilePath(location);
+      const path = mediaFilePath(root, location);
       // Same name, same bytes: a complete file already there is the file we would write.
-      if ((await sizeOf(path)) === bytes.byteLength) return;
+      if ((await statOf(path))?.size === bytes.byteLength) return;
       // Owner only, like the rest of the data folder: the server reads them, nobody else needs to.
-      await mkdir(join(location.root, location.project), { recursive: true, mode: 0o700 });
+      await mkdir(join(root, location.project), { recursive: true, mode: 0o700 });
       const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
       try {
         await writeFile(temp, bytes, { mode: 0o600 });
@@ -56,8 +72,10 @@ export function createDiskMediaFiles(): MediaFiles {
         throw e;
       }
     },
+    open: async (location, range) => readFileStream(mediaFilePath(root, location), range),
+    stat: (location) => statOf(mediaFilePath(root, location)),
     async remove(location) {
-      await rm(mediaFilePath(location), { force: true });
+      await rm(mediaFilePath(root, location), { force: true });
     },
     probeImage,
   };

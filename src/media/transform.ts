@@ -3,7 +3,8 @@ import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CmsError } from '../core/errors.js';
 import type { MediaFileInfo } from '../core/media/file.js';
-import { mediaFilePath } from './files.js';
+import type { ByteRange, MediaFiles } from '../core/media/storage.js';
+import { readFileStream } from './files.js';
 
 export const maxTransformSide = 4096;
 /** Larger sources are not decoded for transforms (a 10000 × 10000 image needs 400 MB). */
@@ -22,6 +23,9 @@ export interface TransformParams {
 }
 
 const transformKeys = ['w', 'h', 'fit', 'format', 'q'] as const;
+
+const isFit = (value: string): value is TransformFit => transformFits.some((fit) => fit === value);
+const isFormat = (value: string): value is TransformFormat => transformFormats.some((format) => format === value);
 
 const invalid = (parameter: string, reason: string) =>
   new CmsError('INVALID_QUERY', `Invalid query parameter ${parameter}: ${reason}`, { parameter, reason });
@@ -42,19 +46,19 @@ export function parseTransform(query: URLSearchParams): TransformParams | null {
     if (query.getAll(k).length > 1) throw invalid(k, 'may be given once');
   }
   const fit = query.get('fit') ?? 'cover';
-  if (!(transformFits as readonly string[]).includes(fit)) throw invalid('fit', `must be one of ${transformFits.join(', ')}`);
+  if (!isFit(fit)) throw invalid('fit', `must be one of ${transformFits.join(', ')}`);
   const format = query.get('format');
-  if (format !== null && !(transformFormats as readonly string[]).includes(format)) {
+  if (format !== null && !isFormat(format)) {
     throw invalid('format', `must be one of ${transformFormats.join(', ')}`);
   }
-  const params: TransformParams = { fit: fit as TransformFit };
+  const params: TransformParams = { fit };
   const w = intParam(query, 'w', 1, maxTransformSide);
   const h = intParam(query, 'h', 1, maxTransformSide);
   const q = intParam(query, 'q', 1, 100);
   if (w !== undefined) params.w = w;
   if (h !== undefined) params.h = h;
   if (q !== undefined) params.q = q;
-  if (format !== null) params.format = format as TransformFormat;
+  if (format !== null) params.format = format;
   return params;
 }
 
@@ -102,17 +106,21 @@ export function planResize(params: TransformParams, source: { width: number; hei
 }
 
 export interface TransformedFile {
-  path: string;
   size: number;
   mimeType: string;
   etag: string;
+  /** The rendered bytes (only `range` of them when given). */
+  open(range?: ByteRange): Promise<ReadableStream<Uint8Array>>;
 }
 
+/** Where rendered transforms are kept: a cache on the local disk, whatever store holds the originals. */
+export const transformCacheDir = (dataDir: string): string => join(dataDir, 'cache', 'media');
+
 /**
- * Renders a transform of a stored image once and keeps it under `cacheDir`; later requests for
- * the same file and parameters are served from there.
+ * Renders a transform of a stored image (read from the media store) once and keeps it under
+ * `cacheDir`; later requests for the same file and parameters are served from there.
  */
-export async function transformImage(info: MediaFileInfo, params: TransformParams, cacheDir: string): Promise<TransformedFile> {
+export async function transformImage(files: MediaFiles, info: MediaFileInfo, params: TransformParams, cacheDir: string): Promise<TransformedFile> {
   const sourceFormat = outputFormats[info.mimeType];
   if (!sourceFormat) throw invalid('format', `images of type ${info.mimeType} cannot be transformed (PNG, JPEG, GIF, WebP and AVIF can)`);
   if ((info.width ?? 0) * (info.height ?? 0) > maxSourcePixels) {
@@ -128,23 +136,31 @@ export async function transformImage(info: MediaFileInfo, params: TransformParam
   const dir = join(cacheDir, info.location.project, info.sha256);
   const path = join(dir, `${key}.${format}`);
   const etag = `"${info.sha256.slice(0, 32)}-${createHash('sha256').update(`${key}.${format}`).digest('hex').slice(0, 16)}"`;
+  const open = async (range?: ByteRange) => readFileStream(path, range);
   const cached = await stat(path).catch(() => null);
-  if (cached) return { path, size: cached.size, mimeType: mimeOf[format], etag };
+  if (cached) return { size: cached.size, mimeType: mimeOf[format], etag, open };
   // Requests for the same uncached result wait for one rendering instead of starting their own.
   let pending = rendering.get(path);
   if (!pending) {
-    pending = render(info, params, plan, format, dir, path).finally(() => rendering.delete(path));
+    pending = render(files, info, params, plan, format, dir, path).finally(() => rendering.delete(path));
     rendering.set(path, pending);
   }
-  return { path, size: await pending, mimeType: mimeOf[format], etag };
+  return { size: await pending, mimeType: mimeOf[format], etag, open };
+}
+
+/** The whole stored file, read through the store. */
+async function readStored(files: MediaFiles, info: MediaFileInfo): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of await files.open(info.location)) chunks.push(chunk);
+  return Buffer.concat(chunks);
 }
 
 const rendering = new Map<string, Promise<number>>();
 
 /** Renders and stores one transform; answers its size in bytes. */
-async function render(info: MediaFileInfo, params: TransformParams, plan: ResizePlan | null, format: TransformFormat | 'gif', dir: string, path: string): Promise<number> {
+async function render(files: MediaFiles, info: MediaFileInfo, params: TransformParams, plan: ResizePlan | null, format: TransformFormat | 'gif', dir: string, path: string): Promise<number> {
   const { default: sharp } = await import('sharp');
-  let pipeline = sharp(mediaFilePath(info.location), { limitInputPixels: maxSourcePixels }).rotate();
+  let pipeline = sharp(await readStored(files, info), { limitInputPixels: maxSourcePixels }).rotate();
   if (plan) {
     pipeline = pipeline.resize({
       ...(plan.width !== undefined ? { width: plan.width } : {}),

@@ -1,5 +1,5 @@
 import type { Cms } from '../../src/runtime.js';
-import { startServer, type RunningServer } from '../../src/http/serve.js';
+import { startServer, type RunningServer } from '../../src/http/node-server.js';
 import { createApp, type AppOptions } from '../../src/http/app.js';
 
 export interface HttpClient {

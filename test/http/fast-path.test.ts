@@ -4,7 +4,7 @@ import { toNodeHandler } from 'h3/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CmsConfig } from '../../src/config.js';
 import { createApp, createAppShared } from '../../src/http/app.js';
-import { createFastPath } from '../../src/http/serve.js';
+import { createFastPath } from '../../src/http/node-server.js';
 import { testDriver } from '../helpers/db.js';
 import { createTestCms, type TestCms } from '../helpers/engine.js';
 

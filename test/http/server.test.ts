@@ -1,10 +1,10 @@
 import { request } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer } from '../../src/http/serve.js';
+import { startServer } from '../../src/http/node-server.js';
 import { json } from '../../src/http/response.js';
 import { createTestCms, type TestCms } from '../helpers/engine.js';
-import { serveOverSocket } from '../helpers/http.js';
+import { serveInProcess, serveOverSocket } from '../helpers/http.js';
 import { rawExchange, rawRequest, type RawAnswer } from './raw.js';
 
 const password = 'correct horse battery staple';
@@ -137,6 +137,54 @@ describe('the HTTP server at its edge', () => {
       expect(sent).toBeLessThan(limit + 16 * 1024 * 1024);
       expect((await server.fetch('/api/v1/health')).status).toBe(200);
     }, 60_000);
+
+    it('a 20 MB body with its Content-Length is refused with 413 before the client has sent it all', async () => {
+      const total = 20 * 1024 * 1024;
+      const { status, body, sent } = await new Promise<{ status: number; body: string; sent: number }>((resolve, reject) => {
+        let sent = 0;
+        let answered = false;
+        const chunk = Buffer.alloc(64 * 1024, 'a');
+        const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/api/v1/admin/auth/login', headers: { 'content-type': 'application/json', 'content-length': String(total) } }, (res) => {
+          answered = true;
+          const parts: Buffer[] = [];
+          res.on('data', (d: Buffer) => parts.push(d));
+          res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(parts).toString('utf8'), sent }));
+        });
+        req.on('error', (e) => { if (!answered) reject(e); });
+        // A slow client: 64 KB every 5 ms, so the whole body would take over 1.5 s to arrive.
+        const pump = () => {
+          if (answered) return void req.destroy();
+          if (sent >= total) return void req.end();
+          sent += chunk.length;
+          req.write(chunk);
+          setTimeout(pump, 5);
+        };
+        pump();
+      });
+      expect(status).toBe(413);
+      expect(JSON.parse(body).error.code).toBe('PAYLOAD_TOO_LARGE');
+      expect(sent).toBeLessThan(total);
+      expect((await server.fetch('/api/v1/health')).status).toBe(200);
+    }, 60_000);
+
+    it('a body without a length is read only up to the limit: 20 MB on offer, at most 16 MB and a chunk taken', async () => {
+      const limit = 16 * 1024 * 1024;
+      const chunk = new Uint8Array(64 * 1024).fill(0x61);
+      let pulled = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (pulled >= 20 * 1024 * 1024) return controller.close();
+          pulled += chunk.byteLength;
+          controller.enqueue(chunk);
+        },
+      });
+      const app = serveInProcess(t.cms);
+      const init: RequestInit & { duplex: 'half' } = { method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half' };
+      const res = await app.fetch('/api/v1/admin/auth/login', init);
+      expect(res.status).toBe(413);
+      expect(await res.json()).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE' } });
+      expect(pulled).toBeLessThanOrEqual(limit + 2 * chunk.byteLength);
+    });
 
     it('a body within the limit sent chunked still reads as JSON', async () => {
       const a = await send('POST', '/api/v1/admin/auth/login', [['Content-Type', 'application/json']], JSON.stringify({ email: 'owner@example.test', password: 'wrong' }), { chunked: true });

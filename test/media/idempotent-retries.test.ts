@@ -1,10 +1,13 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDiskMediaFiles } from '../../src/media/files.js';
 import type { MediaFiles } from '../../src/core/media/storage.js';
 import { createMediaHarness, makeImage, type MediaHarness } from './support.js';
 
 /**
- * Retries of one idempotent write (decisions §6): once the first request has finished, every
+ * Retries of one idempotent write (a public write with an Idempotency-Key): once the first request has finished, every
  * retry replays its answer, however many arrive at once; only while it still runs is a retry
  * refused with 409 IDEMPOTENCY_KEY_IN_USE.
  */
@@ -12,7 +15,8 @@ describe('parallel retries of an idempotent write', () => {
   let h: MediaHarness;
   // A media store the test can hold: the write under way waits inside its transaction.
   let gate: { entered: () => void; release: Promise<void> } | null = null;
-  const disk = createDiskMediaFiles();
+  const root = mkdtempSync(join(tmpdir(), 'cms-media-retries-'));
+  const disk = createDiskMediaFiles(root);
   const files: MediaFiles = {
     async put(location, bytes) {
       const held = gate;
@@ -23,6 +27,8 @@ describe('parallel retries of an idempotent write', () => {
       }
       await disk.put(location, bytes);
     },
+    open: (location, range) => disk.open(location, range),
+    stat: (location) => disk.stat(location),
     remove: (location) => disk.remove(location),
     probeImage: (bytes) => disk.probeImage(bytes),
   };
@@ -30,7 +36,10 @@ describe('parallel retries of an idempotent write', () => {
   beforeAll(async () => {
     h = await createMediaHarness({ services: { mediaFiles: files } });
   });
-  afterAll(async () => { await h.close(); });
+  afterAll(async () => {
+    await h.close();
+    rmSync(root, { recursive: true, force: true });
+  });
 
   it('replays the stored answer to 20 retries sent at once after the first finished: no 409', async () => {
     const png = await makeImage('png', 4, 3);

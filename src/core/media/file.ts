@@ -3,9 +3,12 @@ import { z } from 'zod';
 import { media } from '../../db/schema/index.js';
 import { CmsError } from '../errors.js';
 import { defineOperation } from '../operation.js';
-import type { MediaLocation } from './storage.js';
+import { locationOf, type MediaLocation } from './storage.js';
 
-/** Stored names are `<sha256>.<ext>`; nothing else (no dots, slashes or other characters) can name a file. */
+/**
+ * Stored names are `<sha256>.<ext>`; nothing else (no dots, slashes or other characters) can name a
+ * file. The one copy of the rule: the store, the file URL route and this operation all check it.
+ */
 export const storedFilenamePattern = /^[0-9a-f]{64}\.[a-z0-9]{1,5}$/;
 
 export interface MediaFileInfo {
@@ -33,7 +36,7 @@ export const mediaFile = defineOperation({
       .orderBy(desc(media.createdAt)).limit(1);
     if (!row) throw new CmsError('NOT_FOUND', 'File not found');
     return {
-      location: { root: ctx.settings.mediaDir, project: ctx.project.slug, filename: row.filename },
+      location: locationOf(ctx, row.filename),
       mimeType: row.mimeType,
       size: row.size,
       sha256: row.sha256,

@@ -1,9 +1,11 @@
 import type { Ctx } from '../context.js';
 import { CmsError } from '../errors.js';
 
-/** Where one stored file lives: `<root>/<project>/<filename>`. */
+/**
+ * Names one stored file: the project's slug and the content-addressed name (`<sha256>.<ext>`).
+ * A store decides where that is (a folder on the disk, a key in a bucket); nobody else does.
+ */
 export interface MediaLocation {
-  root: string;
   project: string;
   filename: string;
 }
@@ -13,9 +15,23 @@ export interface ImageSize {
   height: number;
 }
 
+/** What a store knows about a stored file. */
+export interface StoredFileStat {
+  size: number;
+  modifiedAt: Date;
+}
+
+/** Bytes `start` to `end` of a file, both included (as in an HTTP Range). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
 /**
- * The port media operations reach files through; src/media/ implements it on the disk and the
- * runtime hands it in as `services.mediaFiles`.
+ * The port every reader and writer of media files goes through: media operations store and
+ * remove files with it, the file URLs are served from it, and transforms read their source
+ * through it. src/media/ implements it on the disk and the runtime hands it in as
+ * `services.mediaFiles`; a store that is not a disk (a bucket) implements the same methods.
  */
 export interface MediaFiles {
   /**
@@ -23,6 +39,10 @@ export interface MediaFiles {
    * the SHA-256 of their bytes, so writing the same name twice writes the same bytes.
    */
   put(location: MediaLocation, bytes: Uint8Array): Promise<void>;
+  /** The file's bytes (only `range` of them when given) as a stream; for a missing file, the stream fails. */
+  open(location: MediaLocation, range?: ByteRange): Promise<ReadableStream<Uint8Array>>;
+  /** Size and modification time of the file, or null when there is no such file. */
+  stat(location: MediaLocation): Promise<StoredFileStat | null>;
   /** Removes the file; a file that is already gone is not an error. */
   remove(location: MediaLocation): Promise<void>;
   /** Width and height of an image (upright, after its EXIF orientation), or null when unreadable. */
@@ -30,13 +50,13 @@ export interface MediaFiles {
 }
 
 export function mediaFilesOf(ctx: Pick<Ctx, 'services'>): MediaFiles {
+  // The services bag is untyped until it becomes one typed interface; the runtime puts a MediaFiles here.
   const files = ctx.services.mediaFiles as MediaFiles | undefined;
   if (!files) throw new CmsError('INTERNAL', 'Media storage is not configured (services.mediaFiles)');
   return files;
 }
 
-export const locationOf = (ctx: Pick<Ctx, 'settings' | 'project'>, filename: string): MediaLocation => ({
-  root: ctx.settings.mediaDir,
+export const locationOf = (ctx: Pick<Ctx, 'project'>, filename: string): MediaLocation => ({
   project: ctx.project.slug,
   filename,
 });

@@ -1,15 +1,14 @@
 import type { Actor } from '../../core/actor.js';
 import { roles, type Role } from '../../core/roles.js';
 import type { TypeKind } from '../../core/types/operations.js';
-import { opRoute, type RequestContext, type RouteDef } from '../app.js';
+import { bodyObjectOrEmpty, opRoute, type RequestContext, type RouteDef } from '../route.js';
 import { readSessionUser } from '../auth.js';
 import { json } from '../response.js';
 
 const admin = '/api/v1/admin';
-const body = async (rc: RequestContext) => ((await rc.body()) ?? {}) as Record<string, unknown>;
 const flag = (rc: RequestContext, name: string) => rc.query.get(name) === 'true';
 
-/** Schema administration (decisions §8): the operations behind `cms schema`, one kind per path. */
+/** Schema administration for signed-in members: the operations behind `cms schema`, one kind per path. */
 function typeRoutes(path: string, kind: TypeKind): RouteDef[] {
   const base = `${admin}/${path}`;
   return [
@@ -29,10 +28,10 @@ export const adminRoutes: RouteDef[] = [
   // Members (admin and above; the last owner stays).
   opRoute('GET', `${admin}/members`, 'session', 'members.list', () => ({})),
   opRoute('POST', `${admin}/members`, 'session', 'members.add', async (rc) => {
-    const b = await body(rc);
+    const b = await bodyObjectOrEmpty(rc);
     return { email: b.email, role: b.role };
   }, { status: 201 }),
-  opRoute('PUT', `${admin}/members/:userId`, 'session', 'members.update', async (rc) => ({ userId: rc.params.userId, role: (await body(rc)).role })),
+  opRoute('PUT', `${admin}/members/:userId`, 'session', 'members.update', async (rc) => ({ userId: rc.params.userId, role: (await bodyObjectOrEmpty(rc)).role })),
   opRoute('DELETE', `${admin}/members/:userId`, 'session', 'members.remove', (rc) => ({ userId: rc.params.userId }), { wrap: (r) => r }),
 
   // API keys (admin and above): the whole key is in the create answer only.

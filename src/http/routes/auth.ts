@@ -1,22 +1,15 @@
-import { getRequestIP } from 'h3';
-import type { RequestContext, RouteDef } from '../app.js';
+import { getRequestIP, setCookie } from 'h3';
 import { checkCsrf, readCookie, sessionCookieName } from '../auth.js';
 import { clientAddress } from '../client-address.js';
 import { json } from '../response.js';
-
-interface LoginResult {
-  token: string;
-  expiresAt: string;
-  user: { id: string; email: string; name: string };
-}
+import { bodyObjectOrEmpty, type RequestContext, type RouteDef } from '../route.js';
 
 /** `Secure` whenever the server is reached (or published) over https. */
 const isHttps = (rc: RequestContext) => rc.url.protocol === 'https:' || rc.cms.config.baseUrl.startsWith('https:');
 
-function sessionCookie(rc: RequestContext, value: string, maxAgeSeconds: number): string {
-  const parts = [`${sessionCookieName}=${encodeURIComponent(value)}`, 'HttpOnly', 'SameSite=Lax', 'Path=/', `Max-Age=${maxAgeSeconds}`];
-  if (isHttps(rc)) parts.push('Secure');
-  return parts.join('; ');
+/** The session cookie on this answer: HttpOnly, SameSite=Lax, the whole site, `maxAgeSeconds` long (0 clears it). */
+function setSessionCookie(rc: RequestContext, value: string, maxAgeSeconds: number): void {
+  setCookie(rc.event, sessionCookieName, value, { httpOnly: true, sameSite: 'lax', path: '/', maxAge: maxAgeSeconds, secure: isHttps(rc) });
 }
 
 /**
@@ -28,14 +21,12 @@ export const authRoutes: RouteDef[] = [
     method: 'POST', path: '/api/v1/admin/auth/login', auth: 'none',
     async handle(rc) {
       checkCsrf(rc.cms, rc.req, { always: true });
-      const body = (await rc.body()) as Record<string, unknown>;
+      const body = await bodyObjectOrEmpty(rc);
       const ip = clientAddress(rc.cms.config.trustProxy, getRequestIP(rc.event), rc.headers.get('x-forwarded-for'));
-      const result = await rc.run('auth.login', { email: body?.email, password: body?.password, ...(ip ? { ip } : {}) }) as LoginResult;
+      const result = await rc.run('auth.login', { email: body.email, password: body.password, ...(ip ? { ip } : {}) });
       const maxAge = Math.max(0, Math.floor((Date.parse(result.expiresAt) - rc.cms.clock.now().getTime()) / 1000));
-      return json({ data: { user: result.user, expiresAt: result.expiresAt } }, 200, {
-        'set-cookie': sessionCookie(rc, result.token, maxAge),
-        'cache-control': 'no-store',
-      });
+      setSessionCookie(rc, result.token, maxAge);
+      return json({ data: { user: result.user, expiresAt: result.expiresAt } }, 200, { 'cache-control': 'no-store' });
     },
   },
   {
@@ -44,7 +35,8 @@ export const authRoutes: RouteDef[] = [
       checkCsrf(rc.cms, rc.req);
       const token = readCookie(rc.headers, sessionCookieName);
       if (token) await rc.run('auth.logout', { token });
-      return json({ success: true }, 200, { 'set-cookie': sessionCookie(rc, '', 0), 'cache-control': 'no-store' });
+      setSessionCookie(rc, '', 0);
+      return json({ success: true }, 200, { 'cache-control': 'no-store' });
     },
   },
   {

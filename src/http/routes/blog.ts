@@ -1,6 +1,5 @@
-import { CmsError } from '../../core/errors.js';
 import type { OperationName } from '../../core/registry.js';
-import { opRoute, type RequestContext, type RouteDef } from '../app.js';
+import { bodyObject, opRoute, type RequestContext, type RouteDef } from '../route.js';
 import { readRoute } from './read-route.js';
 
 const queryObject = (rc: RequestContext, names: string[]) => {
@@ -12,28 +11,29 @@ const queryObject = (rc: RequestContext, names: string[]) => {
   return out;
 };
 
-const jsonObject = async (rc: RequestContext): Promise<Record<string, unknown>> => {
-  const body = await rc.body();
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new CmsError('VALIDATION_FAILED', 'The request body must be a JSON object', [{ path: '(body)', message: 'must be an object' }]);
-  }
-  return body as Record<string, unknown>;
-};
-
 const admin = '/api/v1/admin/blog';
 const asIs = { wrap: (r: unknown) => r };
 const deleted = { wrap: (r: unknown) => ({ success: true, data: r }) };
 
+type CrudVerb = 'list' | 'create' | 'get' | 'update' | 'delete';
+
+/** The operations behind each taxonomy's admin paths, by verb (written out, so each name can be found). */
+const taxonomyOperations = {
+  authors: { list: 'blog.authors.list', create: 'blog.authors.create', get: 'blog.authors.get', update: 'blog.authors.update', delete: 'blog.authors.delete' },
+  categories: { list: 'blog.categories.list', create: 'blog.categories.create', get: 'blog.categories.get', update: 'blog.categories.update', delete: 'blog.categories.delete' },
+  tags: { list: 'blog.tags.list', create: 'blog.tags.create', get: 'blog.tags.get', update: 'blog.tags.update', delete: 'blog.tags.delete' },
+} as const satisfies Record<string, Record<CrudVerb, OperationName>>;
+
 /** CRUD under /api/v1/admin/blog/<plural> for authors, categories and tags. */
-function adminCrud(plural: 'authors' | 'categories' | 'tags'): RouteDef[] {
+function adminCrud(plural: keyof typeof taxonomyOperations): RouteDef[] {
   const base = `${admin}/${plural}`;
-  const op = (verb: string) => `blog.${plural}.${verb}` as OperationName;
+  const op = taxonomyOperations[plural];
   return [
-    opRoute('GET', base, 'session', op('list'), (rc) => queryObject(rc, ['page', 'limit']), asIs),
-    opRoute('POST', base, 'session', op('create'), jsonObject, { status: 201 }),
-    opRoute('GET', `${base}/:id`, 'session', op('get'), (rc) => ({ id: rc.params.id })),
-    opRoute('PUT', `${base}/:id`, 'session', op('update'), async (rc) => ({ ...(await jsonObject(rc)), id: rc.params.id })),
-    opRoute('DELETE', `${base}/:id`, 'session', op('delete'), (rc) => ({ id: rc.params.id }), deleted),
+    opRoute('GET', base, 'session', op.list, (rc) => queryObject(rc, ['page', 'limit']), asIs),
+    opRoute('POST', base, 'session', op.create, bodyObject, { status: 201 }),
+    opRoute('GET', `${base}/:id`, 'session', op.get, (rc) => ({ id: rc.params.id })),
+    opRoute('PUT', `${base}/:id`, 'session', op.update, async (rc) => ({ ...(await bodyObject(rc)), id: rc.params.id })),
+    opRoute('DELETE', `${base}/:id`, 'session', op.delete, (rc) => ({ id: rc.params.id }), deleted),
   ];
 }
 
@@ -46,9 +46,9 @@ export const blogRoutes: RouteDef[] = [
 
   opRoute('GET', `${admin}/posts`, 'session', 'blog.posts.list',
     (rc) => queryObject(rc, ['page', 'limit', 'status', 'search', 'category', 'tag', 'author', 'sort']), asIs),
-  opRoute('POST', `${admin}/posts`, 'session', 'blog.posts.create', jsonObject, { status: 201 }),
+  opRoute('POST', `${admin}/posts`, 'session', 'blog.posts.create', bodyObject, { status: 201 }),
   opRoute('GET', `${admin}/posts/:id`, 'session', 'blog.posts.get', (rc) => ({ id: rc.params.id })),
-  opRoute('PUT', `${admin}/posts/:id`, 'session', 'blog.posts.update', async (rc) => ({ ...(await jsonObject(rc)), id: rc.params.id })),
+  opRoute('PUT', `${admin}/posts/:id`, 'session', 'blog.posts.update', async (rc) => ({ ...(await bodyObject(rc)), id: rc.params.id })),
   opRoute('DELETE', `${admin}/posts/:id`, 'session', 'blog.posts.delete', (rc) => ({ id: rc.params.id, force: rc.query.get('force') === 'true' }), deleted),
   opRoute('POST', `${admin}/posts/:id/publish`, 'session', 'blog.posts.publish', (rc) => ({ id: rc.params.id })),
   opRoute('POST', `${admin}/posts/:id/unpublish`, 'session', 'blog.posts.unpublish', (rc) => ({ id: rc.params.id })),

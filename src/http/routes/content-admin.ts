@@ -1,29 +1,15 @@
 import { runBulk, type BulkAction } from '../../core/content/admin/index.js';
 import type { EntryKind } from '../../core/content/index.js';
 import { CmsError } from '../../core/errors.js';
-import type { OperationName } from '../../core/registry.js';
-import { opRoute, type RequestContext, type RouteDef } from '../app.js';
+import { isOperationName, type OperationName } from '../../core/registry.js';
+import { expectedVersion } from '../preconditions.js';
 import { json } from '../response.js';
-
-type Body = Record<string, unknown>;
-const bodyOf = async (rc: RequestContext): Promise<Body> => {
-  const b = await rc.body();
-  return b && typeof b === 'object' && !Array.isArray(b) ? (b as Body) : {};
-};
-
-/** `If-Match: "3"` (or W/"3", or 3), else `version` in the body: the version the client expects. */
-function expectedVersion(rc: RequestContext, body: Body): unknown {
-  const header = rc.headers.get('if-match');
-  if (!header) return body.version;
-  const m = /^(?:W\/)?"?(\d+)"?$/.exec(header.trim());
-  if (!m) throw new CmsError('VALIDATION_FAILED', 'If-Match must hold the expected version, like "3"', [{ path: 'If-Match', message: 'not a version number' }]);
-  return Number(m[1]);
-}
+import { bodyObjectOrEmpty, opRoute, type RequestContext, type RouteDef } from '../route.js';
 
 /** The body with the expected version from If-Match or the body. */
-async function withVersion(rc: RequestContext): Promise<Body> {
-  const { version: _given, ...body } = await bodyOf(rc);
-  const version = expectedVersion(rc, { version: _given });
+async function withVersion(rc: RequestContext): Promise<Record<string, unknown>> {
+  const { version: given, ...body } = await bodyObjectOrEmpty(rc);
+  const version = expectedVersion(rc.headers, given);
   return version === undefined ? body : { ...body, version };
 }
 
@@ -41,43 +27,68 @@ function listQuery(rc: RequestContext, kind: EntryKind) {
   return { collection, query };
 }
 
+type EntryVerb = 'list' | 'create' | 'get' | 'update' | 'delete' | 'publish' | 'unpublish' | 'versions' | 'restore'
+  | 'resolveConflict' | 'clone' | 'schedule' | 'unschedule' | 'autosave';
+
+/** The operations behind the admin paths of pages, by verb (written out, so each name can be found). */
+const pageOperations = {
+  list: 'pages.list', create: 'pages.create', get: 'pages.get', update: 'pages.update', delete: 'pages.delete',
+  publish: 'pages.publish', unpublish: 'pages.unpublish', versions: 'pages.versions', restore: 'pages.restore',
+  resolveConflict: 'pages.resolveConflict', clone: 'pages.clone', schedule: 'pages.schedule',
+  unschedule: 'pages.unschedule', autosave: 'pages.autosave',
+} as const satisfies Record<EntryVerb, OperationName>;
+
+/** The same for collection items. */
+const itemOperations = {
+  list: 'items.list', create: 'items.create', get: 'items.get', update: 'items.update', delete: 'items.delete',
+  publish: 'items.publish', unpublish: 'items.unpublish', versions: 'items.versions', restore: 'items.restore',
+  resolveConflict: 'items.resolveConflict', clone: 'items.clone', schedule: 'items.schedule',
+  unschedule: 'items.unschedule', autosave: 'items.autosave',
+} as const satisfies Record<EntryVerb, OperationName>;
+
+/** A bulk action runs the kind's own operation once per id, as this request's actor. */
+function runNamed(rc: RequestContext) {
+  return (name: string, input: unknown) => {
+    if (!isOperationName(name)) throw new CmsError('NOT_FOUND', `Unknown operation ${name}`);
+    return rc.run(name, input);
+  };
+}
+
 /**
- * Every admin content path of the contract and decisions §8, for one kind: ids in paths,
- * drafts included in reads, the caller's role checked by each operation.
+ * Every admin content path (docs/admin.md), for one kind: ids in paths, drafts included in
+ * reads, the caller's role checked by each operation.
  */
-function entryRoutes(kind: EntryKind): RouteDef[] {
+function entryRoutes(kind: EntryKind, op: typeof pageOperations | typeof itemOperations): RouteDef[] {
   const base = kind === 'page' ? '/api/v1/admin/pages' : '/api/v1/admin/collection-items';
-  const p = kind === 'page' ? 'pages' : 'items';
-  const op = (verb: string) => `${p}.${verb}` as OperationName;
   const ref = (rc: RequestContext) => ({ ref: { id: rc.params.id } });
   const bulk = (action: BulkAction): RouteDef => ({
     method: 'POST', path: `${base}/bulk-${action}`, auth: 'session',
-    handle: async (rc) => json(await runBulk((name, input) => rc.run(name as OperationName, input), kind, action, await rc.body())),
+    handle: async (rc) => json(await runBulk(runNamed(rc), kind, action, await rc.body())),
   });
 
   return [
-    opRoute('GET', base, 'session', op('list'), (rc) => listQuery(rc, kind), { wrap: (r) => r }),
-    opRoute('POST', base, 'session', op('create'), (rc) => rc.body(), { status: 201 }),
+    opRoute('GET', base, 'session', op.list, (rc) => listQuery(rc, kind), { wrap: (r) => r }),
+    opRoute('POST', base, 'session', op.create, (rc) => rc.body(), { status: 201 }),
     bulk('delete'),
     bulk('publish'),
     bulk('unpublish'),
-    opRoute('GET', `${base}/:id`, 'session', op('get'), ref),
-    opRoute('PUT', `${base}/:id`, 'session', op('update'), async (rc) => ({ ...(await withVersion(rc)), ...ref(rc) })),
-    opRoute('DELETE', `${base}/:id`, 'session', op('delete'), (rc) => ({ ...ref(rc), force: rc.query.get('force') === 'true' }), { wrap: (r) => r }),
-    opRoute('POST', `${base}/:id/publish`, 'session', op('publish'), ref),
-    opRoute('POST', `${base}/:id/unpublish`, 'session', op('unpublish'), ref),
-    opRoute('GET', `${base}/:id/versions`, 'session', op('versions'), ref),
-    opRoute('POST', `${base}/:id/versions/:v/restore`, 'session', op('restore'), (rc) => {
+    opRoute('GET', `${base}/:id`, 'session', op.get, ref),
+    opRoute('PUT', `${base}/:id`, 'session', op.update, async (rc) => ({ ...(await withVersion(rc)), ...ref(rc) })),
+    opRoute('DELETE', `${base}/:id`, 'session', op.delete, (rc) => ({ ...ref(rc), force: rc.query.get('force') === 'true' }), { wrap: (r) => r }),
+    opRoute('POST', `${base}/:id/publish`, 'session', op.publish, ref),
+    opRoute('POST', `${base}/:id/unpublish`, 'session', op.unpublish, ref),
+    opRoute('GET', `${base}/:id/versions`, 'session', op.versions, ref),
+    opRoute('POST', `${base}/:id/versions/:v/restore`, 'session', op.restore, (rc) => {
       if (!/^\d+$/.test(rc.params.v ?? '')) throw new CmsError('NOT_FOUND', `No version "${rc.params.v}"; versions are numbers`);
       return { ...ref(rc), version: Number(rc.params.v) };
     }),
-    opRoute('POST', `${base}/:id/resolve-conflict`, 'session', op('resolveConflict'), async (rc) => ({ ...(await bodyOf(rc)), ...ref(rc) })),
-    opRoute('POST', `${base}/:id/clone`, 'session', op('clone'), async (rc) => ({ ...(await bodyOf(rc)), ...ref(rc) }), { status: 201 }),
-    opRoute('POST', `${base}/:id/schedule`, 'session', op('schedule'), async (rc) => ({ ...(await bodyOf(rc)), ...ref(rc) })),
-    opRoute('DELETE', `${base}/:id/schedule`, 'session', op('unschedule'), ref),
-    opRoute('POST', `${base}/:id/autosave`, 'session', op('autosave'), async (rc) => ({ ...(await withVersion(rc)), ...ref(rc) })),
+    opRoute('POST', `${base}/:id/resolve-conflict`, 'session', op.resolveConflict, async (rc) => ({ ...(await bodyObjectOrEmpty(rc)), ...ref(rc) })),
+    opRoute('POST', `${base}/:id/clone`, 'session', op.clone, async (rc) => ({ ...(await bodyObjectOrEmpty(rc)), ...ref(rc) }), { status: 201 }),
+    opRoute('POST', `${base}/:id/schedule`, 'session', op.schedule, async (rc) => ({ ...(await bodyObjectOrEmpty(rc)), ...ref(rc) })),
+    opRoute('DELETE', `${base}/:id/schedule`, 'session', op.unschedule, ref),
+    opRoute('POST', `${base}/:id/autosave`, 'session', op.autosave, async (rc) => ({ ...(await withVersion(rc)), ...ref(rc) })),
   ];
 }
 
 /** Admin content paths under /api/v1/admin/pages and /api/v1/admin/collection-items. */
-export const contentAdminRoutes: RouteDef[] = [...entryRoutes('page'), ...entryRoutes('item')];
+export const contentAdminRoutes: RouteDef[] = [...entryRoutes('page', pageOperations), ...entryRoutes('item', itemOperations)];

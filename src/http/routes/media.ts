@@ -1,21 +1,16 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { isSlug } from '../../lib/slug.js';
 import type { Actor } from '../../core/actor.js';
 import { CmsError } from '../../core/errors.js';
-import { checkIdempotencyKey } from '../../core/idempotency.js';
-import type { MediaFileInfo } from '../../core/media/file.js';
-import { mediaFilePath } from '../../media/files.js';
-import { parseTransform, transformImage } from '../../media/transform.js';
-import { opRoute, type RequestContext, type RouteDef } from '../app.js';
+import { storedFilenamePattern } from '../../core/media/file.js';
+import { mediaFilesOf, type ByteRange } from '../../core/media/storage.js';
+import { parseTransform, transformCacheDir, transformImage } from '../../media/transform.js';
 import { publicCacheControl, publicVary } from '../cache.js';
-import { statusOf } from '../errors.js';
+import { answerIdempotentWrite } from '../idempotent-write.js';
+import { matchesEtag } from '../preconditions.js';
 import { json } from '../response.js';
+import { bodyObjectOrEmpty, bodyWithId, opRoute, type RequestContext, type RouteDef } from '../route.js';
 
-const storedNamePattern = /^[0-9a-f]{64}\.[a-z0-9]{1,5}$/;
 const publicHeaders = { 'cache-control': publicCacheControl, vary: publicVary };
 // Multipart framing and the other form fields, on top of the file itself.
 const multipartSlack = 1024 * 1024;
@@ -49,7 +44,9 @@ async function readForm(rc: RequestContext, maxBytes: number): Promise<FormData>
       }
     },
   }));
-  const limited = new Request(rc.url, { method: 'POST', headers: rc.headers, body: body ?? null, duplex: 'half' } as RequestInit);
+  // `duplex` is required by Node for a streamed body, and missing from the DOM's RequestInit type.
+  const init: RequestInit & { duplex: 'half' } = { method: 'POST', headers: rc.headers, body: body ?? null, duplex: 'half' };
+  const limited = new Request(rc.url, init);
   try {
     return await limited.formData();
   } catch {
@@ -90,9 +87,6 @@ function hashUpload(rc: RequestContext, form: FormData, files: Map<File, UploadI
   return hash.digest('hex');
 }
 
-// Failures a repeat must not replay: who may write, and the idempotency bookkeeping itself.
-const notReplayed = new Set(['UNAUTHORIZED', 'FORBIDDEN', 'INVALID_PREVIEW_KEY', 'RATE_LIMITED', 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_REQUIRED']);
-
 /**
  * `POST /api/v1/media`: a secret key with media:write and, like every public write, an
  * Idempotency-Key; the first answer is stored with the upload and replayed to repeats.
@@ -101,32 +95,15 @@ const publicUploadRoute: RouteDef = {
   method: 'POST',
   path: '/api/v1/media',
   auth: 'key',
-  async handle(rc) {
-    const actor = rc.keys.apiKey;
-    if (!actor) throw new CmsError('UNAUTHORIZED', 'API key required via the X-API-Key header (a secret key with media:write)');
-    rc.actor = actor;
-    // Refused before a byte of the body is read.
-    await rc.cms.authorize('media.upload', { actor });
-    const idemKey = checkIdempotencyKey(rc.headers.get('idempotency-key'));
+  handle: (rc) => answerIdempotentWrite(rc, 'media.upload', 'media:write', async () => {
     const form = await readForm(rc, rc.cms.config.maxUploadBytes);
     const file = form.get('file');
     if (!(file instanceof File)) {
       throw new CmsError('VALIDATION_FAILED', 'The form has no "file" field with a file', [{ path: 'file', message: 'required' }]);
     }
     const input = await fileInput(file, form, true);
-    const result = await rc.cms.runIdempotent('media.upload', input, { actor }, {
-      scope: { apiKeyId: actor.keyId, key: idemKey, requestHash: hashUpload(rc, form, new Map([[file, input]])) },
-      status: 201,
-      wrap: (r) => ({ data: r }),
-      storedFailure: (e) => {
-        const status = statusOf[e.code];
-        return status >= 400 && status < 500 && !notReplayed.has(e.code) ? { status, body: e.toJSON() } : null;
-      },
-    });
-    const headers: Record<string, string> = { 'cache-control': 'no-store' };
-    if (result.replayed) headers['idempotent-replayed'] = 'true';
-    return json(result.body, result.status, headers);
-  },
+    return { input, requestHash: hashUpload(rc, form, new Map([[file, input]])) };
+  }, { status: 201, wrap: (r) => ({ data: r }) }),
 };
 
 const adminUploadRoute: RouteDef = {
@@ -163,22 +140,15 @@ const adminBulkUploadRoute: RouteDef = {
 // ---------------------------------------------------------------------------------------------
 // Files
 
+/** A file to answer with: a stored original or a rendered transform, read through its store. */
 interface FileSource {
-  path: string;
   size: number;
   mimeType: string;
   etag: string;
+  open(range?: ByteRange): Promise<ReadableStream<Uint8Array>>;
 }
 
 const notFound = () => new CmsError('NOT_FOUND', 'File not found');
-
-/** Etags listed in If-None-Match, compared weakly as RFC 9110 says for 304s. */
-function noneMatch(header: string | null, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  const bare = etag.replace(/^W\//, '');
-  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === bare);
-}
 
 type RangeResult = { kind: 'full' } | { kind: 'partial'; start: number; end: number } | { kind: 'unsatisfiable' };
 
@@ -216,9 +186,9 @@ function fileHeaders(source: FileSource): Headers {
   return h;
 }
 
-function sendFile(req: Request, source: FileSource): Response {
+async function sendFile(req: Request, source: FileSource): Promise<Response> {
   const headers = fileHeaders(source);
-  if (noneMatch(req.headers.get('if-none-match'), source.etag)) return new Response(null, { status: 304, headers });
+  if (matchesEtag(req.headers.get('if-none-match'), source.etag)) return new Response(null, { status: 304, headers });
   const ifRange = req.headers.get('if-range');
   const range = ifRange && ifRange.trim() !== source.etag ? { kind: 'full' as const } : parseRange(req.headers.get('range'), source.size);
   if (range.kind === 'unsatisfiable') {
@@ -234,8 +204,7 @@ function sendFile(req: Request, source: FileSource): Response {
   if (range.kind === 'partial') headers.set('content-range', `bytes ${start}-${end}/${source.size}`);
   const status = range.kind === 'partial' ? 206 : 200;
   if (source.size === 0) return new Response(null, { status, headers });
-  const stream = Readable.toWeb(createReadStream(source.path, { start, end })) as ReadableStream<Uint8Array>;
-  return new Response(stream, { status, headers });
+  return new Response(await source.open({ start, end }), { status, headers });
 }
 
 const anonymous: Actor = { kind: 'anonymous' };
@@ -246,18 +215,18 @@ const serveFileRoute: RouteDef = {
   auth: 'none',
   async handle(rc) {
     const { project = '', file = '' } = rc.params;
-    if (!isSlug(project) || !storedNamePattern.test(file)) throw notFound();
+    if (!isSlug(project) || !storedFilenamePattern.test(file)) throw notFound();
     const transform = parseTransform(rc.query);
-    const info = await rc.cms.run('media.file', { filename: file }, { actor: anonymous, project }) as MediaFileInfo;
-    const path = mediaFilePath(info.location);
-    const stats = await stat(path).catch(() => null);
+    const info = await rc.cms.run('media.file', { filename: file }, { actor: anonymous, project });
+    const files = mediaFilesOf(rc.cms);
+    const stats = await files.stat(info.location);
     if (!stats) {
-      rc.cms.log.warn('media file missing on disk', { project, file });
+      rc.cms.log.warn('media file missing from the store', { project, file });
       throw notFound();
     }
     const source: FileSource = transform
-      ? await transformImage(info, transform, join(rc.cms.config.dataDir, 'cache', 'media'))
-      : { path, size: stats.size, mimeType: info.mimeType, etag: `"${info.sha256}"` };
+      ? await transformImage(files, info, transform, transformCacheDir(rc.cms.config.dataDir))
+      : { size: stats.size, mimeType: info.mimeType, etag: `"${info.sha256}"`, open: (range) => files.open(info.location, range) };
     return sendFile(rc.req, source);
   },
 };
@@ -300,13 +269,13 @@ export const mediaRoutes: RouteDef[] = [
   opRoute('GET', admin, 'session', 'media.list', listQuery, { wrap: (r) => r }),
   opRoute('GET', `${admin}/folders`, 'session', 'media.folders', () => ({})),
   opRoute('PUT', `${admin}/folders/:name`, 'session', 'media.renameFolder', async (rc) => {
-    const body = (await rc.body()) as { name?: unknown; to?: unknown };
+    const body = await bodyObjectOrEmpty(rc);
     return { name: rc.params.name, to: body.name ?? body.to };
   }),
   opRoute('GET', `${admin}/:id`, 'session', 'media.get', (rc) => ({ id: rc.params.id })),
-  opRoute('PUT', `${admin}/:id`, 'session', 'media.update', async (rc) => ({ ...(await rc.body() as object), id: rc.params.id })),
+  opRoute('PUT', `${admin}/:id`, 'session', 'media.update', bodyWithId),
   opRoute('POST', `${admin}/:id/move`, 'session', 'media.move', async (rc) => {
-    const body = (await rc.body()) as { folder?: unknown };
+    const body = await bodyObjectOrEmpty(rc);
     return { id: rc.params.id, folder: body.folder ?? null };
   }),
   opRoute('DELETE', `${admin}/:id`, 'session', 'media.delete', (rc) => ({ id: rc.params.id, force: rc.query.get('force') === 'true' }),

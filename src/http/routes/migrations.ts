@@ -1,4 +1,4 @@
-import { opRoute, type RequestContext, type RouteDef } from '../app.js';
+import { opRoute, type RequestContext, type RouteDef } from '../route.js';
 
 const base = '/api/v1/admin/migrations';
 
@@ -6,7 +6,7 @@ const id = (rc: RequestContext) => ({ id: rc.params.id });
 const query = (rc: RequestContext, name: string) => rc.query.get(name) ?? undefined;
 
 /**
- * Migrations from ButterCMS (decisions §10), for signed-in developers. Start answers 202: the
+ * Migrations from ButterCMS (docs/migrating-from-buttercms.md), for signed-in developers. Start answers 202: the
  * migration runs in the background of the server; its record shows how far it got.
  */
 export const migrationRoutes: RouteDef[] = [

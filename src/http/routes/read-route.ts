@@ -1,11 +1,11 @@
 import { CmsError } from '../../core/errors.js';
 import type { OperationName } from '../../core/registry.js';
-import type { RequestContext, RouteDef } from '../app.js';
+import type { RequestContext, RouteDef } from '../route.js';
 import { answerFromEntry, cacheKey, responseOf, type CachedResponse } from '../cache.js';
 
 /**
  * A public read (pages, collections, blog): cached per project, path, normalised query and key
- * kind; preview reads are never cached. Lists carry an ETag but never answer 304 (the contract);
+ * kind; preview reads are never cached. Lists carry an ETag but never answer 304 (docs/content-api.md);
  * single reads do.
  */
 export function readRoute(path: string, op: OperationName, input: (rc: RequestContext) => Record<string, unknown>, single: boolean): RouteDef {

@@ -1,19 +1,13 @@
-import { opRoute, type RequestContext, type RouteDef } from '../app.js';
+import { bodyWithId, opRoute, type RequestContext, type RouteDef } from '../route.js';
 
 const base = '/api/v1/admin/webhooks';
 
 const id = (rc: RequestContext) => ({ id: rc.params.id });
 
-/** The body with the path's id in it; a body that is not an object is left for validation to refuse. */
-async function bodyWithId(rc: RequestContext): Promise<unknown> {
-  const body = await rc.body();
-  return typeof body === 'object' && body !== null && !Array.isArray(body) ? { ...body, id: rc.params.id } : body;
-}
-
 const query = (rc: RequestContext, name: string) => rc.query.get(name) ?? undefined;
 
 /**
- * Webhook administration (decisions §9), for signed-in developers. Test and redeliver queue a
+ * Webhook administration (docs/webhooks.md), for signed-in developers. Test and redeliver queue a
  * delivery that the dispatcher sends at once, and answer 202 with it.
  */
 export const webhookRoutes: RouteDef[] = [

@@ -5,8 +5,10 @@ import { CmsError } from '../core/errors.js';
 import { keyTypeOf } from '../core/keys/operations.js';
 import type { Cms } from '../runtime.js';
 import type { KeyActor } from './auth.js';
-import { createApp, createAppShared, type AppOptions, type AppShared } from './app.js';
-import { answerFromEntry, cacheKey, matchesEtag, type CachedResponse } from './cache.js';
+import { createApp, createAppShared, type AppOptions } from './app.js';
+import { answerFromEntry, cacheKey, type CachedResponse } from './cache.js';
+import { matchesEtag } from './preconditions.js';
+import type { AppShared } from './route.js';
 
 export interface ServeOptions extends AppOptions {
   /** 0 asks for any free port; any other port that is taken is an error. */
@@ -72,7 +74,7 @@ const shownHost = (host: string): string => {
 /** Listens on exactly the port asked for; a port in use (or refused) is a clear error. */
 function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    const failed = (e: NodeJS.ErrnoException) => reject(listenError(e, port, host));
+    const failed = (e: unknown) => reject(listenError(e, port, host));
     server.once('error', failed);
     try {
       server.listen(port, host, () => {
@@ -81,15 +83,18 @@ function listen(server: Server, port: number, host: string): Promise<void> {
       });
     } catch (e) {
       server.off('error', failed);
-      reject(listenError(e as NodeJS.ErrnoException, port, host));
+      reject(listenError(e, port, host));
     }
   });
 }
 
-function listenError(e: NodeJS.ErrnoException, port: number, host: string): Error {
+/** The `code` of a Node system error (`EADDRINUSE`), if the value is one. */
+const errorCode = (e: unknown): unknown => (e instanceof Error && 'code' in e ? e.code : undefined);
+
+function listenError(e: unknown, port: number, host: string): Error {
   const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
   const choose = 'choose another port with --port <n> (or PORT, or server.port in cms.config.json), or --port 0 for any free port';
-  switch (e.code) {
+  switch (errorCode(e)) {
     case 'EADDRINUSE':
       return new CmsError('CONFLICT', `Address in use: ${where} is already taken by another process. Stop that process, or ${choose}.`);
     case 'EACCES':
@@ -117,7 +122,10 @@ function answerError(res: ServerResponse, status: number, code: string, message:
   res.end(body);
 }
 
-const isInvalidUrl = (e: unknown): boolean => (e as { code?: unknown } | null)?.code === 'ERR_INVALID_URL';
+const isInvalidUrl = (e: unknown): boolean => errorCode(e) === 'ERR_INVALID_URL';
+
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof value === 'object' && value !== null && 'then' in value && typeof value.then === 'function';
 
 /**
  * The outermost stage: whatever a handler throws, at once or later, the request still gets an
@@ -131,8 +139,8 @@ export function guardRequests(handler: NodeHandler, logError: (message: string, 
   };
   return (req, res) => {
     try {
-      const out = handler(req, res) as Promise<unknown> | undefined;
-      if (out && typeof out.then === 'function') out.then(undefined, (e: unknown) => fail(res, e));
+      const out = handler(req, res);
+      if (isThenable(out)) out.then(undefined, (e: unknown) => fail(res, e));
     } catch (e) {
       fail(res, e);
     }
@@ -190,6 +198,8 @@ function responseClass(state: { closing: boolean }) {
     override writeHead(statusCode: number, ...rest: unknown[]): this {
       if (rest[0] === '') rest[0] = STATUS_CODES[statusCode] ?? 'Unknown';
       if (state.closing) this.shouldKeepAlive = false;
+      // writeHead's overloads take (status, message?, headers?) or (status, headers?); the arguments
+      // are passed on exactly as given, which no single overload describes.
       return (ServerResponse.prototype.writeHead as (this: ServerResponse, ...args: unknown[]) => this).call(this, statusCode, ...rest);
     }
   };
@@ -201,7 +211,8 @@ function responseClass(state: { closing: boolean }) {
  * Node's own answer would, unless a response on that connection has already begun.
  */
 function answerClientError(err: NodeJS.ErrnoException & { reason?: string }, socket: Duplex): void {
-  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+  // Node keeps the response under way on the socket as `_httpMessage` (not in its types).
+  const inFlight = '_httpMessage' in socket && socket._httpMessage instanceof ServerResponse ? socket._httpMessage : null;
   if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
     socket.destroy();
     return;
