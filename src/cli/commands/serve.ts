@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { action, type ProgramState } from '../main.js';
+import { action, type ProgramState } from '../command-kit.js';
 import { UsageError } from '../output.js';
 
 export function registerServe(program: Command, state: ProgramState): void {
