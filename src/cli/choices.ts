@@ -1,6 +1,7 @@
 import { InvalidArgumentError, Option } from 'commander';
 import { keyTypes, permissions, roles } from '../core/roles.js';
 import { eventKinds } from '../core/context.js';
+import { UsageError } from './output.js';
 
 /**
  * The values of every enumerated option, for commander to check before anything runs (a wrong
@@ -64,6 +65,6 @@ export function chosen<T extends string>(values: readonly T[], value: string | u
 export function chosen<T extends string>(values: readonly T[], value: string | undefined, flag: string): T | undefined {
   if (value === undefined) return undefined;
   const found = values.find((v) => v === value);
-  if (found === undefined) throw new InvalidArgumentError(`${flag}: use ${oneOf(values)}.`);
+  if (found === undefined) throw new UsageError(`${flag}: use ${oneOf(values)}.`);
   return found;
 }
