@@ -1,6 +1,7 @@
 import { InvalidArgumentError, Option } from 'commander';
 import { keyTypes, permissions, roles } from '../core/roles.js';
 import { eventKinds } from '../core/context.js';
+import { UsageError } from './output.js';
 
 /**
  * The values of every enumerated option, for commander to check before anything runs (a wrong
@@ -54,3 +55,16 @@ export const countOption = (flags: string, description: string, min?: number): O
     }
     return value.trim();
   });
+
+/**
+ * A flag's value as one of `values` (commander has checked it already, so a miss is a usage
+ * error that cannot happen from the command line; it types the value).
+ */
+export function chosen<T extends string>(values: readonly T[], value: string, flag: string): T;
+export function chosen<T extends string>(values: readonly T[], value: string | undefined, flag: string): T | undefined;
+export function chosen<T extends string>(values: readonly T[], value: string | undefined, flag: string): T | undefined {
+  if (value === undefined) return undefined;
+  const found = values.find((v) => v === value);
+  if (found === undefined) throw new UsageError(`${flag}: use ${oneOf(values)}.`);
+  return found;
+}

@@ -1,28 +1,80 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig, type CmsConfig } from '../config.js';
+import { z } from 'zod';
 import { CmsError, errorCodes, type ErrorCode } from '../core/errors.js';
-import type { OperationName } from '../core/registry.js';
+import type { InputOf, OperationName, OutputOf } from '../core/registry.js';
 import { isPostgresUrl } from '../db/client.js';
+import { errorMessage } from './inputs.js';
 import type { GlobalOptions, Io } from './io.js';
+
+/** Members JSON leaves out of an object: `undefined`, functions, symbols. */
+type Dropped = undefined | symbol | ((...args: never[]) => unknown);
+type RequiredKeys<T> = { [K in keyof T]-?: undefined extends T[K] ? never : T[K] extends Dropped ? never : K }[keyof T];
+type OptionalKeys<T> = { [K in keyof T]-?: undefined extends T[K] ? (T[K] extends Dropped ? never : K) : never }[keyof T];
+type Flat<T> = { [K in keyof T]: T[K] };
+
+/**
+ * A value's type after `JSON.parse(JSON.stringify(value))`: what an operation's answer looks like
+ * once it crossed the JSON boundary between `cms serve` and a command (and the local engine makes
+ * the same trip, so both doors answer alike). A Date becomes its ISO string, members that are
+ * `undefined` disappear (so may-be-undefined ones become optional), `undefined` in a list or as
+ * the whole answer becomes `null`.
+ */
+export type Jsonified<T> = unknown extends T
+  ? unknown
+  : T extends { toJSON(): infer R }
+    ? Jsonified<R>
+    : T extends string | number | boolean | null
+      ? T
+      : T extends Dropped
+        ? null
+        : T extends readonly unknown[]
+          ? { [I in keyof T]: Jsonified<T[I]> }
+          : T extends object
+            ? Flat<{ [K in RequiredKeys<T> & (string | number)]: Jsonified<T[K]> } & { [K in OptionalKeys<T> & (string | number)]?: Jsonified<Exclude<T[K], undefined>> }>
+            : never;
+
+/** The JSON round trip the answers of both doors make; its type is `Jsonified`. */
+function jsonRoundTrip<T>(value: T): Jsonified<T> {
+  return JSON.parse(JSON.stringify(value ?? null));
+}
 
 /** How a command reaches the engine: in this process, or through a running `cms serve`. */
 export interface Engine {
   mode: 'local' | 'server';
   config: CmsConfig;
-  run(op: OperationName, input: unknown): Promise<unknown>;
+  /** Runs an operation by name: the input is typed as the operation's, the answer as its JSON form. */
+  run<N extends OperationName>(name: N, input: InputOf<N>): Promise<Jsonified<OutputOf<N>>>;
+  /**
+   * Runs an operation on input whose shape only the operation's schema checks: flags gathered into
+   * an object at run time, or the input a core helper builds (a bulk action's, for each id).
+   */
+  runRequest<N extends OperationName>(name: N, input: unknown): Promise<Jsonified<OutputOf<N>>>;
   close(): Promise<void>;
 }
 
-export interface ServerLockInfo {
-  pid: number;
-  url: string;
-  token: string;
-  startedAt: string;
-}
+const serverLockInfo = z.object({ pid: z.number(), url: z.string(), token: z.string(), startedAt: z.string() });
+export type ServerLockInfo = z.infer<typeof serverLockInfo>;
+
+/** What the `cms serve` bridge answers: the operation's data, or the error. */
+const bridgeAnswer = z.object({
+  data: z.unknown().optional(),
+  error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }).optional(),
+});
+
+/** A lock file's holder: who has the database. */
+const lockHolder = z.object({ pid: z.number(), purpose: z.string().optional() });
+
+const readJsonFile = (file: string): unknown => JSON.parse(readFileSync(file, 'utf8'));
+
+const isErrorCode = (code: string): code is ErrorCode => errorCodes.some((c) => c === code);
 
 export const serverFile = (dataDir: string) => join(dataDir, 'server.json');
 export const dbLockFile = (dataDir: string) => join(dataDir, 'db.lock');
+
+/** The `code` of a Node system error (`EPERM`, `EEXIST`…). */
+const errnoOf = (e: unknown): unknown => (e instanceof Error && 'code' in e ? e.code : undefined);
 
 export function isAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
@@ -30,14 +82,14 @@ export function isAlive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+    return errnoOf(e) === 'EPERM';
   }
 }
 
 export function readServerInfo(dataDir: string): ServerLockInfo | null {
   try {
-    const info = JSON.parse(readFileSync(serverFile(dataDir), 'utf8')) as ServerLockInfo;
-    return isAlive(info.pid) ? info : null;
+    const info = serverLockInfo.safeParse(readJsonFile(serverFile(dataDir)));
+    return info.success && isAlive(info.data.pid) ? info.data : null;
   } catch {
     return null;
   }
@@ -51,7 +103,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 export async function acquireDbLock(dataDir: string, purpose: string, waitMs = 15_000): Promise<() => void> {
   const got = await acquireDbLockUnless(dataDir, purpose, waitMs, () => false);
-  return got!;
+  // Never giving up, the wait ends with the lock or a thrown SERVER_BUSY.
+  if (!got) throw new CmsError('INTERNAL', `Could not lock ${dataDir}`);
+  return got;
 }
 
 /**
@@ -70,15 +124,15 @@ async function acquireDbLockUnless(dataDir: string, purpose: string, waitMs: num
         if (released) return;
         released = true;
         try {
-          const held = JSON.parse(readFileSync(file, 'utf8')) as { pid: number };
-          if (held.pid === process.pid) rmSync(file, { force: true });
+          const held = lockHolder.safeParse(readJsonFile(file));
+          if (held.success && held.data.pid === process.pid) rmSync(file, { force: true });
         } catch { /* already gone */ }
       };
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      if (errnoOf(e) !== 'EEXIST') throw e;
     }
-    let holder: { pid: number; purpose?: string } | null = null;
-    try { holder = JSON.parse(readFileSync(file, 'utf8')); } catch { holder = null; }
+    let holder: z.infer<typeof lockHolder> | null = null;
+    try { holder = lockHolder.parse(readJsonFile(file)); } catch { holder = null; }
     if (!holder || !isAlive(holder.pid)) {
       rmSync(file, { force: true });
       continue;
@@ -125,13 +179,13 @@ async function localEngine(config: CmsConfig, io: Io): Promise<Engine> {
     // The engine's warnings (a data folder it had to make private) reach the terminal on stderr.
     const log = { ...silentLogger, warn: (message: string) => { io.stderr.write(`warning: ${message}\n`); } };
     const cms = await createCms(config, { log });
+    const as = { actor: { kind: 'terminal' }, project: config.project } as const;
     return {
       mode: 'local',
       config,
-      async run(op, input) {
-        // Results cross the same JSON boundary as on the server door.
-        return JSON.parse(JSON.stringify((await cms.runRequest(op, input, { actor: { kind: 'terminal' }, project: config.project })) ?? null));
-      },
+      // Results cross the same JSON boundary as on the server door.
+      run: async (name, input) => jsonRoundTrip(await cms.run(name, input, as)),
+      runRequest: async (name, input) => jsonRoundTrip(await cms.runRequest(name, input, as)),
       async close() {
         await cms.close();
         release?.();
@@ -144,32 +198,36 @@ async function localEngine(config: CmsConfig, io: Io): Promise<Engine> {
 }
 
 function serverEngine(config: CmsConfig, server: ServerLockInfo, project: string | undefined): Engine {
+  const runRequest = async <N extends OperationName>(op: N, input: unknown): Promise<Jsonified<OutputOf<N>>> => {
+    let res: Response;
+    try {
+      res = await fetch(`${server.url}/api/v1/_cli/run`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${server.token}` },
+        body: JSON.stringify({ op, input, project: project ?? config.project }),
+        signal: AbortSignal.timeout(10 * 60_000),
+      });
+    } catch (e) {
+      const cause = e instanceof Error && e.cause instanceof Error && 'code' in e.cause ? e.cause.code : undefined;
+      throw new CmsError('SERVER_BUSY',
+        `cms serve (pid ${server.pid}) holds ${config.dataDir} but does not answer at ${server.url} ` +
+        `(${typeof cause === 'string' ? cause : errorMessage(e)}). If it hung, stop it (kill ${server.pid}); if no cms serve ` +
+        `runs any more (the pid may belong to another program now), delete ${serverFile(config.dataDir)} and ${dbLockFile(config.dataDir)}. ` +
+        'Then run the command again.');
+    }
+    const body = bridgeAnswer.safeParse(await res.json().catch(() => null));
+    if (res.ok && body.success && 'data' in body.data) {
+      // The server ran this same operation and sent its answer as JSON: the answer's JSON form.
+      return body.data.data as Jsonified<OutputOf<N>>;
+    }
+    const err = body.success ? body.data.error : undefined;
+    throw new CmsError(err && isErrorCode(err.code) ? err.code : 'INTERNAL', err?.message ?? `The server answered ${res.status}`, err?.details);
+  };
   return {
     mode: 'server',
     config,
-    async run(op, input) {
-      let res: Response;
-      try {
-        res = await fetch(`${server.url}/api/v1/_cli/run`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${server.token}` },
-          body: JSON.stringify({ op, input, project: project ?? config.project }),
-          signal: AbortSignal.timeout(10 * 60_000),
-        });
-      } catch (e) {
-        const cause = (e as { cause?: { code?: unknown } }).cause?.code;
-        throw new CmsError('SERVER_BUSY',
-          `cms serve (pid ${server.pid}) holds ${config.dataDir} but does not answer at ${server.url} ` +
-          `(${typeof cause === 'string' ? cause : (e as Error).message}). If it hung, stop it (kill ${server.pid}); if no cms serve ` +
-          `runs any more (the pid may belong to another program now), delete ${serverFile(config.dataDir)} and ${dbLockFile(config.dataDir)}. ` +
-          'Then run the command again.');
-      }
-      const body = (await res.json().catch(() => null)) as { data?: unknown; error?: { code: string; message: string; details?: unknown } } | null;
-      if (res.ok && body && 'data' in body) return body.data;
-      const err = body?.error;
-      const code = err && (errorCodes as readonly string[]).includes(err.code) ? (err.code as ErrorCode) : 'INTERNAL';
-      throw new CmsError(code, err?.message ?? `The server answered ${res.status}`, err?.details);
-    },
+    run: runRequest,
+    runRequest,
     async close() {},
   };
 }
@@ -179,7 +237,7 @@ export function writeServerInfo(dataDir: string, info: ServerLockInfo): () => vo
   writeFileSync(file, JSON.stringify(info, null, 2), { mode: 0o600 });
   return () => {
     try {
-      if (existsSync(file) && (JSON.parse(readFileSync(file, 'utf8')) as ServerLockInfo).pid === process.pid) rmSync(file, { force: true });
+      if (existsSync(file) && serverLockInfo.safeParse(readJsonFile(file)).data?.pid === process.pid) rmSync(file, { force: true });
     } catch { /* already gone */ }
   };
 }

@@ -1,17 +1,13 @@
 import { Command, CommanderError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
-import { processIo, type GlobalOptions, type Io } from './io.js';
-import { exitCodes, printError, UsageError, usageLine } from './output.js';
+import { globalsOf, reportError, type ProgramState } from './command-kit.js';
+import { processIo, type Io } from './io.js';
+import { exitCodes, usageLine } from './output.js';
 import { registerCommands } from './commands/index.js';
 
-export interface ProgramState {
-  io: Io;
-  exitCode: number;
-}
-
 const version = (): string => {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
+  const pkg: unknown = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+  return pkg && typeof pkg === 'object' && 'version' in pkg && typeof pkg.version === 'string' ? pkg.version : 'unknown';
 };
 
 /** Builds the whole program without parsing anything (tests and docs read it). */
@@ -45,37 +41,6 @@ export function createProgram(state: ProgramState): Command {
   return program;
 }
 
-/** Wraps a command action: errors become a code on stderr and an exit code, never a throw. */
-export function action<A extends unknown[]>(state: ProgramState, fn: (globals: GlobalOptions, ...args: A) => Promise<void>) {
-  return async function (this: Command, ...args: A) {
-    const globals = this.optsWithGlobals() as GlobalOptions;
-    try {
-      await fn(globals, ...args);
-    } catch (e) {
-      state.exitCode = reportError(state.io, globals, e);
-    }
-  };
-}
-
-export function reportError(io: Io, globals: GlobalOptions, e: unknown): number {
-  if (e instanceof UsageError) {
-    printError(io, globals, 'USAGE', e.message);
-    return exitCodes.usage;
-  }
-  const err = e as { name?: string; code?: unknown; message?: string; details?: unknown };
-  if (err?.name === 'CmsError' && typeof err.code === 'string') {
-    printError(io, globals, err.code, err.message ?? '', err.details);
-    return exitCodes.failed;
-  }
-  if (err?.name === 'ConfigError') {
-    printError(io, globals, 'CONFIG', err.message ?? 'invalid configuration');
-    return exitCodes.failed;
-  }
-  printError(io, globals, 'INTERNAL', `Unexpected error: ${err?.message ?? String(e)}`);
-  if (io.env.CMS_DEBUG) io.stderr.write(`${(e as Error)?.stack ?? ''}\n`);
-  return exitCodes.failed;
-}
-
 const usageMessage = (e: CommanderError): string =>
   e.code === 'commander.help' ? 'A command is missing: the usage is printed on stderr' : e.message.replace(/^error:\s*/, '');
 
@@ -99,7 +64,7 @@ export async function run(argv: string[], io: Io = processIo()): Promise<number>
       }
       return exitCodes.usage;
     }
-    return reportError(io, program.opts() as GlobalOptions, e);
+    return reportError(io, globalsOf(program.opts()), e);
   }
   return state.exitCode;
 }

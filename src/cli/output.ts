@@ -11,12 +11,12 @@ export class UsageError extends Error {
 export const usageLine = (commanderMessage: string): string => commanderMessage.replace(/^error:\s*/, 'USAGE: ');
 
 /** Prints a result: exactly one JSON document with --json, readable text otherwise. */
-export function printResult(io: Io, globals: GlobalOptions, data: unknown, human: (data: never) => string): void {
+export function printResult<T>(io: Io, globals: GlobalOptions, data: T, human: (data: T) => string): void {
   if (globals.json) {
     io.stdout.write(JSON.stringify({ data: data ?? null }, null, 2) + '\n');
     return;
   }
-  const text = human(data as never);
+  const text = human(data);
   if (text) io.stdout.write(text.endsWith('\n') ? text : text + '\n');
 }
 
@@ -48,7 +48,7 @@ export function formatCell(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (Array.isArray(v)) return v.join(',');
   if (v instanceof Date || (typeof v === 'string' && isoDateTime.test(v))) {
-    const d = new Date(v as string);
+    const d = new Date(v);
     if (!Number.isNaN(d.getTime())) {
       return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
     }
@@ -90,6 +90,20 @@ export function table(io: Io, rows: Array<Record<string, unknown>>, columns: str
   }
   const line = (values: string[]) => values.map((v, i) => truncate(v, widths[i]!).padEnd(widths[i]!)).join(' '.repeat(gap)).trimEnd();
   return [line(titles), ...cells.map(line)].join('\n');
+}
+
+/** Lists print `{ data: [...], pagination }` with --json, like the HTTP API; a table otherwise. */
+export function printList(io: Io, g: GlobalOptions, result: { data: Array<Record<string, unknown>>; pagination?: Record<string, number> }, columns: string[], empty: string): void {
+  if (g.json) {
+    io.stdout.write(JSON.stringify(result, null, 2) + '\n');
+    return;
+  }
+  const p = result.pagination;
+  if (result.data.length === 0 && p && (p.total ?? 0) > 0) {
+    io.stdout.write(`Nothing on page ${p.page}: there ${p.total === 1 ? 'is 1' : `are ${p.total}`} in all, on ${p.totalPages} page${p.totalPages === 1 ? '' : 's'}.\n`);
+    return;
+  }
+  io.stdout.write(table(io, result.data, columns, empty) + (p && result.data.length ? `\npage ${p.page} of ${p.totalPages} (${p.total} in all)` : '') + '\n');
 }
 
 /** Progress and notes go to stderr, and only when a person is watching. */

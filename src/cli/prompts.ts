@@ -1,7 +1,8 @@
 import * as p from '@clack/prompts';
 import { choices } from './choices.js';
 import { isSlug } from '../lib/slug.js';
-import { parseChoices, type FieldSpec } from './commands/schema.js';
+import { parseChoices, type FieldSpec } from './field-specs.js';
+import { errorMessage } from './inputs.js';
 
 /** Questions are asked only on a terminal, never with --yes or --json (the callers check). */
 
@@ -40,7 +41,7 @@ export async function askTypeDefinition(start: Partial<TypeAnswers>): Promise<Ty
         placeholder: 'cto=Chief Technology Officer,cfo=Chief Financial Officer',
         validate: (v) => {
           if (!v?.trim()) return 'a select needs at least one choice';
-          try { parseChoices(v, name); return undefined; } catch (e) { return (e as Error).message; }
+          try { parseChoices(v, name); return undefined; } catch (e) { return errorMessage(e); }
         },
       });
       if (p.isCancel(list)) return null;

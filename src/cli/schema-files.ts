@@ -1,8 +1,10 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { errorMessage, isJsonObject } from './inputs.js';
 
 export const kindDirs = { pageTypes: 'page-types', collections: 'collections', components: 'components' } as const;
 export type KindKey = keyof typeof kindDirs;
+const kindKeys = ['pageTypes', 'collections', 'components'] as const satisfies readonly KindKey[];
 
 export interface SchemaDocument {
   definition: unknown;
@@ -19,19 +21,21 @@ export interface ReadResult {
 export function readSchemaFiles(schemasDir: string, cwd: string): ReadResult {
   const documents: Record<KindKey, SchemaDocument[]> = { pageTypes: [], collections: [], components: [] };
   const unreadable: ReadResult['unreadable'] = [];
-  for (const [kind, dir] of Object.entries(kindDirs) as Array<[KindKey, string]>) {
-    const folder = join(schemasDir, dir);
+  for (const kind of kindKeys) {
+    const folder = join(schemasDir, kindDirs[kind]);
     if (!existsSync(folder)) continue;
     for (const name of readdirSync(folder).filter((n) => n.endsWith('.json')).sort()) {
       const path = join(folder, name);
       const file = relative(cwd, path) || path;
+      let parsed: unknown;
       try {
-        const parsed = JSON.parse(readFileSync(path, 'utf8')) as unknown;
-        if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) delete (parsed as Record<string, unknown>).$schema;
-        documents[kind].push({ definition: parsed, file });
+        parsed = JSON.parse(readFileSync(path, 'utf8'));
       } catch (e) {
-        unreadable.push({ file, message: `not valid JSON: ${(e as Error).message}` });
+        unreadable.push({ file, message: `not valid JSON: ${errorMessage(e)}` });
+        continue;
       }
+      if (isJsonObject(parsed)) delete parsed.$schema;
+      documents[kind].push({ definition: parsed, file });
     }
   }
   return { documents, unreadable };
@@ -52,22 +56,28 @@ const fieldKeys = ['name', 'label', 'type', 'required', 'defaultValue', 'options
  * The database keeps definitions as JSONB, which does not keep key order; files get the order
  * people write them in, so a pulled file diffs cleanly against the one that was pushed.
  */
-function inFileOrder<T>(definition: T): T {
-  const ordered = (value: unknown, keys: string[]): unknown => {
-    if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
-    const obj = value as Record<string, unknown>;
+function inFileOrder(definition: object): Record<string, unknown> {
+  const ordered = (obj: Record<string, unknown>, keys: string[]): Record<string, unknown> => {
     const out: Record<string, unknown> = {};
     for (const k of keys) if (k in obj) out[k] = obj[k];
     for (const k of Object.keys(obj)) if (!(k in out)) out[k] = obj[k];
     return out;
   };
   const field = (f: unknown): unknown => {
-    const o = ordered(f, fieldKeys) as Record<string, unknown>;
-    const options = o?.options as Record<string, unknown> | undefined;
-    if (options && Array.isArray(options.fields)) o.options = { ...options, fields: options.fields.map(field) };
+    if (!isJsonObject(f)) return f;
+    const o = ordered(f, fieldKeys);
+    const options = o.options;
+    if (isJsonObject(options) && Array.isArray(options.fields)) o.options = { ...options, fields: options.fields.map(field) };
     return o;
   };
-  const def = ordered(definition, definitionKeys) as Record<string, unknown>;
+  const def = ordered({ ...definition }, definitionKeys);
   if (Array.isArray(def.fields)) def.fields = def.fields.map(field);
-  return def as T;
+  return def;
+}
+
+/** The JSON Schema editors use to autocomplete the files (their `$schema` points at it). */
+export async function writeJsonSchema(schemasDir: string): Promise<void> {
+  const { typeDefinitionJsonSchema } = await import('../core/schema/index.js');
+  mkdirSync(schemasDir, { recursive: true });
+  writeFileSync(join(schemasDir, 'cms-schema.json'), JSON.stringify(typeDefinitionJsonSchema(), null, 2) + '\n');
 }

@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Io } from '../../src/cli/io.js';
-import { run } from '../../src/cli/main.js';
+import { runCliInProcess } from '../helpers/cli.js';
 import { createTestDatabase } from '../helpers/db.js';
 
 /** The admin verbs of `cms pages` and `cms items`, run in process on one project folder, in order. */
@@ -11,19 +10,7 @@ describe('cms pages / cms items admin verbs', () => {
   let dir: string;
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
 
-  const cli = async (...args: string[]) => {
-    let stdout = '';
-    let stderr = '';
-    const io: Io = {
-      stdout: { write: (s: string) => { stdout += s; return true; } },
-      stderr: { write: (s: string) => { stderr += s; return true; } },
-      stdinIsTTY: false,
-      env: { ...(database.url ? { DATABASE_URL: database.url } : {}) },
-      cwd: dir,
-    };
-    const code = await run(['node', 'cms', ...args], io);
-    return { code, stdout, stderr, json: () => JSON.parse(stdout) };
-  };
+  const cli = (...args: string[]) => runCliInProcess(args, { cwd: dir, env: { ...(database.url ? { DATABASE_URL: database.url } : {}) } });
   const ok = async (...args: string[]) => {
     const r = await cli(...args, '--json');
     expect(r.code, r.stderr).toBe(0);

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { binPath, runCli, startCliServer, type CliResult } from '../helpers/cli.js';
+import { runCli, spawnCli, startCliServer, type CliResult } from '../helpers/cli.js';
 
 /** Generous: each CLI run starts Node and opens the database, and CI machines may be busy. */
 const cliTimeout = 180_000;
@@ -126,9 +126,7 @@ describe('cms serve', { timeout: cliTimeout }, () => {
 
   it('listens where PORT and HOST say, and stops on SIGINT too', async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, [binPath, 'serve'], {
-      cwd: dir, env: { ...process.env, ...embedded, CI: 'true', PORT: String(port), HOST: 'localhost' }, stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawnCli(['serve'], { cwd: dir, env: { ...embedded, PORT: String(port), HOST: 'localhost' } });
     let stdout = '';
     let stderr = '';
     child.stderr.on('data', (d) => { stderr += d; });
@@ -164,7 +162,7 @@ describe('cms serve', { timeout: cliTimeout }, () => {
 
     /** Runs `cms serve` until it exits, or until it prints a URL (it serves somewhere: stopped at once). */
     const serveUntilExitOrUrl = (args: string[], env: NodeJS.ProcessEnv) => new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [binPath, 'serve', ...args], { cwd: dir, env: { ...process.env, ...embedded, CI: 'true', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawnCli(['serve', ...args], { cwd: dir, env: { ...embedded, ...env } });
       let stdout = '';
       let stderr = '';
       child.stderr.on('data', (d) => { stderr += d; });

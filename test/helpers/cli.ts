@@ -1,5 +1,14 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import type { Io } from '../../src/cli/io.js';
+import { run } from '../../src/cli/main.js';
+
+/**
+ * The one way tests run the CLI: in this process (`runCliInProcess`: the program with a captured
+ * Io, fast, on the source) or as a child process of the built CLI (`runCli`, `spawnCli`,
+ * `startCliServer`: `npm run build` first), for the end-to-end paths.
+ */
 
 export const binPath = fileURLToPath(new URL('../../bin/cms.mjs', import.meta.url));
 
@@ -11,14 +20,40 @@ export interface CliResult {
   json<T = any>(): T;
 }
 
-/** Runs the built CLI (`npm run build` first) as a child process. */
+/**
+ * Runs `cms ...args` in this process with stdout and stderr captured. `env` is the whole
+ * environment the command sees (nothing of this process's); stdin is not a terminal.
+ */
+export async function runCliInProcess(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const io: Io = {
+    stdout: { write: (s: string) => { stdout += s; return true; } },
+    stderr: { write: (s: string) => { stderr += s; return true; } },
+    stdinIsTTY: false,
+    env: options.env ?? {},
+    cwd: options.cwd,
+  };
+  const code = await run(['node', 'cms', ...args], io);
+  return { code, stdout, stderr, json: () => JSON.parse(stdout) };
+}
+
+/**
+ * Starts the built CLI as a child process, stdin ignored, stdout and stderr piped; `env` is laid over this
+ * process's environment (a member set to undefined is left out), with CI=true (no spinners).
+ */
+export function spawnCli(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): ChildProcessByStdio<null, Readable, Readable> {
+  return spawn(process.execPath, [binPath, ...args], {
+    cwd: options.cwd,
+    env: { ...process.env, CI: 'true', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** Runs the built CLI as a child process until it exits. */
 export function runCli(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [binPath, ...args], {
-      cwd: options.cwd,
-      env: { ...process.env, CI: 'true', ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawnCli(args, options);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => { stdout += d; });
@@ -35,11 +70,7 @@ export function runCli(args: string[], options: { cwd: string; env?: NodeJS.Proc
 /** Starts `cms serve` as a child process and resolves once it prints its URL. */
 export function startCliServer(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<{ url: string; stop(signal?: NodeJS.Signals): Promise<{ code: number | null; stderr: string; stdout: string }>; pid: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [binPath, 'serve', '--port', '0', ...args], {
-      cwd: options.cwd,
-      env: { ...process.env, CI: 'true', ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawnCli(['serve', '--port', '0', ...args], options);
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`cms serve did not start\n${stderr}`)); }, 60_000);

@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectedCounts, fakeImportConfig } from '../fakes/buttercms/account.js';
 import { startFakeButter, type FakeButter } from '../fakes/buttercms/server.js';
-import { binPath, runCli, startCliServer, type CliResult } from '../helpers/cli.js';
+import { runCli, spawnCli, startCliServer, type CliResult } from '../helpers/cli.js';
 import { createTestDatabase, testDriver } from '../helpers/db.js';
 
 /**
@@ -28,7 +27,7 @@ describe('cms migrate (child process)', () => {
 
   /** Starts `cms migrate run` and resolves with the migration id once it printed it. */
   function startRun(args: string[]) {
-    const child = spawn(process.execPath, [binPath, 'migrate', 'run', ...args], { cwd: dir, env: { ...process.env, CI: 'true', ...env() }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnCli(['migrate', 'run', ...args], { cwd: dir, env: env() });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => { stdout += d; });

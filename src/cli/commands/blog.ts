@@ -1,9 +1,20 @@
 import type { Command } from 'commander';
+import type { OperationName } from '../../core/registry.js';
 import { ownOptions, type GlobalOptions } from '../io.js';
-import { action, type ProgramState } from '../main.js';
-import { printResult, UsageError } from '../output.js';
-import { printList, readJsonOption } from './content.js';
+import { action, type ProgramState } from '../command-kit.js';
+import type { Engine } from '../engine.js';
+import { printList, printResult, UsageError } from '../output.js';
+import { errorMessage, readJsonOption } from '../inputs.js';
 import { choiceOption, choices, countOption } from '../choices.js';
+
+/** The operations of `cms blog authors|categories|tags`, by name. */
+const termOperations = {
+  authors: { list: 'blog.authors.list', get: 'blog.authors.get', create: 'blog.authors.create', update: 'blog.authors.update', delete: 'blog.authors.delete' },
+  categories: { list: 'blog.categories.list', get: 'blog.categories.get', create: 'blog.categories.create', update: 'blog.categories.update', delete: 'blog.categories.delete' },
+  tags: { list: 'blog.tags.list', get: 'blog.tags.get', create: 'blog.tags.create', update: 'blog.tags.update', delete: 'blog.tags.delete' },
+} as const satisfies Record<'authors' | 'categories' | 'tags', Record<string, OperationName>>;
+
+const postVerbOperations = { publish: 'blog.posts.publish', unpublish: 'blog.posts.unpublish' } as const satisfies Record<string, OperationName>;
 
 const list = (v: string | undefined) => (v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter(Boolean));
 /** `none` clears a reference (author, featured image, picture). */
@@ -20,9 +31,9 @@ interface PostOpts {
 export function registerBlog(program: Command, state: ProgramState): void {
   const { io } = state;
   const blog = program.command('blog').description('the blog: posts, authors, categories and tags');
-  const run = async (g: GlobalOptions, op: string, input: unknown) => {
+  const run = async <T>(g: GlobalOptions, fn: (e: Engine) => Promise<T>): Promise<T> => {
     const { withEngine } = await import('../engine.js');
-    return withEngine(g, io, (e) => e.run(op as never, input));
+    return withEngine(g, io, fn);
   };
   const show = (d: unknown) => JSON.stringify(d, null, 2);
 
@@ -32,7 +43,7 @@ export function registerBlog(program: Command, state: ProgramState): void {
     if (opts.bodyFile !== undefined) {
       const { readFile } = await import('node:fs/promises');
       const { resolve } = await import('node:path');
-      body = await readFile(resolve(io.cwd, opts.bodyFile), 'utf8').catch((e: Error) => { throw new UsageError(`--body-file: ${e.message}`); });
+      body = await readFile(resolve(io.cwd, opts.bodyFile), 'utf8').catch((e: unknown) => { throw new UsageError(`--body-file: ${errorMessage(e)}`); });
     }
     return defined({
       title: opts.title, slug: opts.slug, body, summary: opts.summary, publishedAt: opts.publishedAt,
@@ -62,63 +73,68 @@ export function registerBlog(program: Command, state: ProgramState): void {
     .option('--sort <keys>', 'e.g. -publishedAt,title (default -updatedAt)')
     .addOption(countOption('--page <n>', 'page number', 1)).addOption(countOption('--limit <n>', 'page size (1-100)', 1))
     .action(action(state, async (g, opts: Record<string, string | undefined>) => {
-      const result = (await run(g, 'blog.posts.list', defined(ownOptions(opts)))) as { data: Array<Record<string, unknown>>; pagination: Record<string, number> };
+      const result = await run(g, (e) => e.runRequest('blog.posts.list', defined(ownOptions(opts))));
       printList(io, g, result, ['id', 'slug', 'title', 'status', 'publishedAt'],
         filtered(opts) ? 'No posts match.' : 'No blog posts yet. Write one: cms blog posts create --title "My first post"');
     }));
   posts.command('get').description('show one post, drafts included').argument('<idOrSlug>')
-    .action(action(state, async (g, id: string) => printResult(io, g, await run(g, 'blog.posts.get', { id }), show)));
+    .action(action(state, async (g, id: string) => printResult(io, g, await run(g, (e) => e.run('blog.posts.get', { id })), show)));
   postOptions(posts.command('create').description('create a post (a draft unless --status published)').requiredOption('--title <title>', 'the title'),
     'URL slug (made from the title when left out)')
     .addOption(choiceOption('--status <status>', 'draft (the default), or published to publish it at once', choices.postStatuses))
     .action(action(state, async (g, opts: PostOpts) => {
-      const data = await run(g, 'blog.posts.create', { ...(await postInput(opts)), ...defined({ status: opts.status }) });
-      printResult(io, g, data, (d: { slug: string; status: string; id: string }) => `Created post ${d.slug} (${d.status}), id ${d.id}.`);
+      const input = { ...(await postInput(opts)), ...defined({ status: opts.status }) };
+      const data = await run(g, (e) => e.runRequest('blog.posts.create', input));
+      printResult(io, g, data, (d) => `Created post ${d.slug} (${d.status}), id ${d.id}.`);
     }));
   postOptions(posts.command('update').description('change a post: only what you pass changes').argument('<idOrSlug>').option('--title <title>', 'a new title'),
     'a new URL slug')
     .action(action(state, async (g, id: string, opts: PostOpts) => {
-      const data = await run(g, 'blog.posts.update', { ...(await postInput(opts)), id });
-      printResult(io, g, data, (d: { slug: string }) => `Updated post ${d.slug}.`);
+      const input = { ...(await postInput(opts)), id };
+      const data = await run(g, (e) => e.runRequest('blog.posts.update', input));
+      printResult(io, g, data, (d) => `Updated post ${d.slug}.`);
     }));
   for (const verb of ['publish', 'unpublish'] as const) {
     posts.command(verb).description(verb === 'publish' ? 'publish a post' : 'take a post back to draft').argument('<idOrSlug>')
       .action(action(state, async (g, id: string) => {
-        const data = await run(g, `blog.posts.${verb}`, { id });
-        printResult(io, g, data, (d: { slug: string; status: string }) => `Post ${d.slug} is now ${d.status}.`);
+        const data = await run(g, (e) => e.run(postVerbOperations[verb], { id }));
+        printResult(io, g, data, (d) => `Post ${d.slug} is now ${d.status}.`);
       }));
   }
   posts.command('delete').description('delete a post').argument('<idOrSlug>').option('--force', 'delete even if content references it')
     .action(action(state, async (g, id: string, opts: { force?: boolean }) => {
-      const data = await run(g, 'blog.posts.delete', { id, force: !!opts.force });
-      printResult(io, g, data, (d: { slug: string }) => `Deleted post ${d.slug}.`);
+      const data = await run(g, (e) => e.run('blog.posts.delete', { id, force: !!opts.force }));
+      printResult(io, g, data, (d) => `Deleted post ${d.slug}.`);
     }));
 
   const crud = (plural: 'authors' | 'categories' | 'tags', description: string, options: (c: Command, creating: boolean) => Command, input: (opts: Record<string, string | undefined>) => Promise<Record<string, unknown>>, columns: string[], empty: string) => {
+    const ops = termOperations[plural];
     const noun = blog.command(plural).description(description);
     noun.command('list').description(`list ${plural}`)
       .addOption(countOption('--page <n>', 'page number', 1)).addOption(countOption('--limit <n>', 'page size (1-100)', 1))
       .action(action(state, async (g, opts: Record<string, string | undefined>) => {
-        const result = (await run(g, `blog.${plural}.list`, defined(ownOptions(opts)))) as { data: Array<Record<string, unknown>>; pagination: Record<string, number> };
+        const result = await run(g, (e) => e.runRequest(ops.list, defined(ownOptions(opts))));
         printList(io, g, result, columns, empty);
       }));
     const one = { authors: 'an author', categories: 'a category', tags: 'a tag' }[plural];
     noun.command('get').description(`show ${one}`).argument('<idOrSlug>')
-      .action(action(state, async (g, id: string) => printResult(io, g, await run(g, `blog.${plural}.get`, { id }), show)));
+      .action(action(state, async (g, id: string) => printResult(io, g, await run(g, (e) => e.run(ops.get, { id })), show)));
     options(noun.command('create').description(`create ${one}`), true)
       .action(action(state, async (g, opts: Record<string, string | undefined>) => {
-        const data = await run(g, `blog.${plural}.create`, await input(opts));
-        printResult(io, g, data, (d: { slug: string; id: string }) => `Created ${d.slug}, id ${d.id}.`);
+        const body = await input(opts);
+        const data = await run(g, (e) => e.runRequest(ops.create, body));
+        printResult(io, g, data, (d) => `Created ${d.slug}, id ${d.id}.`);
       }));
     options(noun.command('update').description(`change ${one}: only what you pass changes`).argument('<idOrSlug>'), false)
       .action(action(state, async (g, id: string, opts: Record<string, string | undefined>) => {
-        const data = await run(g, `blog.${plural}.update`, { ...(await input(opts)), id });
-        printResult(io, g, data, (d: { slug: string }) => `Updated ${d.slug}.`);
+        const body = { ...(await input(opts)), id };
+        const data = await run(g, (e) => e.runRequest(ops.update, body));
+        printResult(io, g, data, (d) => `Updated ${d.slug}.`);
       }));
     noun.command('delete').description(`delete ${one}`).argument('<idOrSlug>')
       .action(action(state, async (g, id: string) => {
-        const data = await run(g, `blog.${plural}.delete`, { id });
-        printResult(io, g, data, (d: { slug: string }) => `Deleted ${d.slug}.`);
+        const data = await run(g, (e) => e.run(ops.delete, { id }));
+        printResult(io, g, data, (d) => `Deleted ${d.slug}.`);
       }));
   };
 

@@ -1,12 +1,27 @@
 import type { Command } from 'commander';
-import type { BulkAction, BulkResult } from '../../core/content/admin/index.js';
+import type { BulkAction } from '../../core/content/admin/index.js';
+import { CmsError } from '../../core/errors.js';
+import type { OperationName } from '../../core/registry.js';
 import type { GlobalOptions } from '../io.js';
-import { action, type ProgramState } from '../main.js';
+import { action, type ProgramState } from '../command-kit.js';
+import type { Engine } from '../engine.js';
 import { printResult, table, UsageError } from '../output.js';
-import { readJsonOption, refOf } from './content.js';
-import { choiceOption, choices, countOption } from '../choices.js';
+import { readJsonOption, refOf } from '../inputs.js';
+import { choiceOption, choices, chosen, countOption } from '../choices.js';
 
-interface EntryView { id: string; slug: string; name: string; status: string; version: number; publishAt: string | null }
+/** The admin operations `cms pages` and `cms items` run, by name. */
+const adminOperations = {
+  page: {
+    clone: 'pages.clone', versions: 'pages.versions', restore: 'pages.restore', resolveConflict: 'pages.resolveConflict',
+    schedule: 'pages.schedule', unschedule: 'pages.unschedule',
+    bulk: { delete: 'pages.bulkDelete', publish: 'pages.bulkPublish', unpublish: 'pages.bulkUnpublish' },
+  },
+  item: {
+    clone: 'items.clone', versions: 'items.versions', restore: 'items.restore', resolveConflict: 'items.resolveConflict',
+    schedule: 'items.schedule', unschedule: 'items.unschedule',
+    bulk: { delete: 'items.bulkDelete', publish: 'items.bulkPublish', unpublish: 'items.bulkUnpublish' },
+  },
+} as const satisfies Record<'page' | 'item', Record<string, OperationName | Record<BulkAction, OperationName>>>;
 
 /** Adds the admin verbs (clone, versions, restore, schedule, bulk…) to `cms pages` and `cms items`. */
 export function registerContentAdmin(pages: Command, items: Command, state: ProgramState): void {
@@ -17,11 +32,8 @@ export function registerContentAdmin(pages: Command, items: Command, state: Prog
     .description('publish the scheduled pages and items that are due (what `cms serve` does every minute; for cron without a server)')
     .action(action(state, async (g) => {
       const { withEngine } = await import('../engine.js');
-      const data = (await withEngine(g, state.io, (e) => e.run('content.publishDue', {}))) as {
-        published: Array<{ kind: string; slug: string }>;
-        failed: Array<{ kind: string; slug: string; error: { code: string; message: string } }>;
-      };
-      printResult(state.io, g, data, (d: typeof data) => [
+      const data = await withEngine(g, state.io, (e) => e.run('content.publishDue', {}));
+      printResult(state.io, g, data, (d) => [
         `Published ${d.published.length} due entr${d.published.length === 1 ? 'y' : 'ies'}.`,
         ...d.failed.map((f) => `Could not publish ${f.kind} ${f.slug} (${f.error.code}: ${f.error.message}); it was unscheduled.`),
       ].join('\n'));
@@ -36,30 +48,31 @@ function registerVerbs(cmd: Command, state: ProgramState, kind: 'page' | 'item')
   const aNoun = kind === 'page' ? 'a page' : 'an item';
   const withCollection = (c: Command) => (kind === 'item' ? c.requiredOption('--collection <type>', 'the collection type slug') : c);
   const collectionOf = (opts: { collection?: string }) => (kind === 'item' ? { collection: opts.collection } : {});
-  const run = async (g: GlobalOptions, op: string, input: unknown) => {
+  const ops = adminOperations[kind];
+  const run = async <T>(g: GlobalOptions, fn: (e: Engine) => Promise<T>): Promise<T> => {
     const { withEngine } = await import('../engine.js');
-    return withEngine(g, io, (e) => e.run(op as never, input));
+    return withEngine(g, io, fn);
   };
 
   withCollection(cmd.command('clone').description(`copy ${aNoun} into a new draft (slug <slug>-copy unless --slug)`).argument('<idOrSlug>'))
     .option('--slug <slug>', 'slug of the copy').option('--name <name>', 'name of the copy')
     .action(action(state, async (g, idOrSlug: string, opts: { collection?: string; slug?: string; name?: string }) => {
-      const data = await run(g, `${p}.clone`, { ref: refOf(idOrSlug), ...collectionOf(opts), slug: opts.slug, name: opts.name });
-      printResult(io, g, data, (d: EntryView) => `Cloned into ${noun} ${d.slug} (draft), id ${d.id}.`);
+      const data = await run(g, (e) => e.run(ops.clone, { ref: refOf(idOrSlug), ...collectionOf(opts), slug: opts.slug, name: opts.name }));
+      printResult(io, g, data, (d) => `Cloned into ${noun} ${d.slug} (draft), id ${d.id}.`);
     }));
 
   withCollection(cmd.command('versions').description(`list the stored versions of ${aNoun} (taken at publish, unpublish and restore)`).argument('<idOrSlug>'))
     .action(action(state, async (g, idOrSlug: string, opts: { collection?: string }) => {
-      const data = await run(g, `${p}.versions`, { ref: refOf(idOrSlug), ...collectionOf(opts) });
-      printResult(io, g, data, (rows: Array<Record<string, unknown>>) => table(io, rows, ['version', 'status', 'createdAt', 'createdBy'],
+      const data = await run(g, (e) => e.run(ops.versions, { ref: refOf(idOrSlug), ...collectionOf(opts) }));
+      printResult(io, g, data, (rows) => table(io, rows, ['version', 'status', 'createdAt', 'createdBy'],
         `No stored versions of ${idOrSlug} yet; publishing stores one: cms ${p} publish ${idOrSlug}${kind === 'item' ? ` --collection ${opts.collection}` : ''}`));
     }));
 
   withCollection(cmd.command('restore').description(`bring back a stored version's draft as a new version`).argument('<idOrSlug>').argument('<version>', 'the version number (see versions)'))
     .action(action(state, async (g, idOrSlug: string, version: string, opts: { collection?: string }) => {
       if (!/^\d+$/.test(version)) throw new UsageError(`<version> must be a version number, got "${version}"`);
-      const data = await run(g, `${p}.restore`, { ref: refOf(idOrSlug), ...collectionOf(opts), version: Number(version) });
-      printResult(io, g, data, (d: EntryView) => `Restored version ${version} of ${noun} ${d.slug}; it is now version ${d.version} (publish to make it live).`);
+      const data = await run(g, (e) => e.run(ops.restore, { ref: refOf(idOrSlug), ...collectionOf(opts), version: Number(version) }));
+      printResult(io, g, data, (d) => `Restored version ${version} of ${noun} ${d.slug}; it is now version ${d.version} (publish to make it live).`);
     }));
 
   withCollection(cmd.command('resolve-conflict').description(`settle an edit made from an older version: keep mine, take theirs, or save a merged document`).argument('<idOrSlug>'))
@@ -68,24 +81,26 @@ function registerVerbs(cmd: Command, state: ProgramState, kind: 'page' | 'item')
     .option('--fields <json>', 'for mine: the fields to keep; for merge: the whole merged fields (JSON or @file.json)')
     .action(action(state, async (g, idOrSlug: string, opts: { collection?: string; baseVersion: string; strategy: string; fields?: string }) => {
       if (!/^\d+$/.test(opts.baseVersion)) throw new UsageError(`--base-version must be a version number, got "${opts.baseVersion}"`);
-      const data = await run(g, `${p}.resolveConflict`, {
-        ref: refOf(idOrSlug), ...collectionOf(opts), baseVersion: Number(opts.baseVersion), strategy: opts.strategy,
+      const input = {
+        ref: refOf(idOrSlug), ...collectionOf(opts), baseVersion: Number(opts.baseVersion),
+        strategy: chosen(choices.conflictStrategies, opts.strategy, '--strategy'),
         fields: await readJsonOption(io, 'fields', opts.fields),
-      });
-      printResult(io, g, data, (d: EntryView) => `Resolved ${noun} ${d.slug}; it is now version ${d.version}.`);
+      };
+      const data = await run(g, (e) => e.run(ops.resolveConflict, input));
+      printResult(io, g, data, (d) => `Resolved ${noun} ${d.slug}; it is now version ${d.version}.`);
     }));
 
   withCollection(cmd.command('schedule').description(`publish the ${noun} at a later time (the server's scheduler, or \`cms pages publish-due\`, does it)`).argument('<idOrSlug>'))
     .requiredOption('--at <datetime>', 'when, as ISO 8601 (e.g. 2026-03-01T09:00:00Z)')
     .action(action(state, async (g, idOrSlug: string, opts: { collection?: string; at: string }) => {
-      const data = await run(g, `${p}.schedule`, { ref: refOf(idOrSlug), ...collectionOf(opts), publishAt: opts.at });
-      printResult(io, g, data, (d: EntryView) => `${noun === 'page' ? 'Page' : 'Item'} ${d.slug} will be published at ${d.publishAt}.`);
+      const data = await run(g, (e) => e.run(ops.schedule, { ref: refOf(idOrSlug), ...collectionOf(opts), publishAt: opts.at }));
+      printResult(io, g, data, (d) => `${noun === 'page' ? 'Page' : 'Item'} ${d.slug} will be published at ${d.publishAt}.`);
     }));
 
   withCollection(cmd.command('unschedule').description(`cancel the ${noun}'s scheduled publishing`).argument('<idOrSlug>'))
     .action(action(state, async (g, idOrSlug: string, opts: { collection?: string }) => {
-      const data = await run(g, `${p}.unschedule`, { ref: refOf(idOrSlug), ...collectionOf(opts) });
-      printResult(io, g, data, (d: EntryView) => `${noun === 'page' ? 'Page' : 'Item'} ${d.slug} is no longer scheduled.`);
+      const data = await run(g, (e) => e.run(ops.unschedule, { ref: refOf(idOrSlug), ...collectionOf(opts) }));
+      printResult(io, g, data, (d) => `${noun === 'page' ? 'Page' : 'Item'} ${d.slug} is no longer scheduled.`);
     }));
 
   for (const verb of ['delete', 'publish', 'unpublish'] as const satisfies readonly BulkAction[]) {
@@ -94,13 +109,17 @@ function registerVerbs(cmd: Command, state: ProgramState, kind: 'page' | 'item')
       .argument('<ids...>', 'ids (space- or comma-separated)'));
     if (verb === 'delete') c.option('--force', 'delete even when referenced');
     c.action(action(state, async (g, ids: string[], opts: { collection?: string; force?: boolean }) => {
-      const { withEngine } = await import('../engine.js');
       const { runBulk } = await import('../../core/content/admin/index.js');
       const list = ids.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
-      const result = await withEngine(g, io, (e) => runBulk((op, input) => e.run(op as never, input), kind, verb, {
+      const name = ops.bulk[verb];
+      // runBulk runs this one operation once per id, each on its own.
+      const result = await run(g, (e) => runBulk(async (op, input) => {
+        if (op !== name) throw new CmsError('INTERNAL', `A bulk ${verb} ran ${op} instead of ${name}`);
+        return e.runRequest(name, input);
+      }, kind, verb, {
         ids: list, ...(kind === 'item' ? { collection: opts.collection } : {}), ...(opts.force ? { force: true } : {}),
       }));
-      printResult(io, g, result.data, (rows: BulkResult[]) => table(io,
+      printResult(io, g, result.data, (rows) => table(io,
         rows.map((r) => ({ id: r.id, result: r.ok ? 'ok' : `${r.error?.code}: ${r.error?.message}` })), ['id', 'result'], 'No ids given.'));
       if (result.data.some((r) => !r.ok)) state.exitCode = 1;
     }));

@@ -1,46 +1,24 @@
 import { Option, type Command } from 'commander';
-import { action, type ProgramState } from '../main.js';
-import { printResult, table, UsageError } from '../output.js';
-import type { GlobalOptions, Io } from '../io.js';
+import type { OperationName } from '../../core/registry.js';
+import { action, type ProgramState } from '../command-kit.js';
+import type { Engine } from '../engine.js';
+import { printList, printResult, UsageError } from '../output.js';
+import type { GlobalOptions } from '../io.js';
+import { given, readJsonOption, refOf } from '../inputs.js';
 import { registerContentAdmin } from './content-admin.js';
-import { choiceOption, choices, countOption } from '../choices.js';
+import { choiceOption, choices, chosen, countOption } from '../choices.js';
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A page or item named on the command line by its id or its slug. */
-export const refOf = (idOrSlug: string) => (uuidPattern.test(idOrSlug) ? { id: idOrSlug } : { slug: idOrSlug });
-
-/** `--fields '{"title":"Hi"}'` or `--fields @content.json`. */
-export async function readJsonOption(io: Io, name: string, value: string | undefined): Promise<Record<string, unknown> | undefined> {
-  if (value === undefined) return undefined;
-  let text = value;
-  if (value.startsWith('@')) {
-    const { readFileSync } = await import('node:fs');
-    const { resolve } = await import('node:path');
-    try { text = readFileSync(resolve(io.cwd, value.slice(1)), 'utf8'); } catch (e) { throw new UsageError(`--${name}: cannot read ${value.slice(1)}: ${(e as Error).message}`); }
-  }
-  try {
-    const parsed = JSON.parse(text) as unknown;
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
-    return parsed as Record<string, unknown>;
-  } catch (e) {
-    throw new UsageError(`--${name} must be a JSON object (or @file.json): ${(e as Error).message}`);
-  }
-}
-
-/** Lists print `{ data: [...], pagination }` with --json, like the HTTP API; a table otherwise. */
-export function printList(io: Io, g: GlobalOptions, result: { data: Array<Record<string, unknown>>; pagination?: Record<string, number> }, columns: string[], empty: string): void {
-  if (g.json) {
-    io.stdout.write(JSON.stringify(result, null, 2) + '\n');
-    return;
-  }
-  const p = result.pagination;
-  if (result.data.length === 0 && p && (p.total ?? 0) > 0) {
-    io.stdout.write(`Nothing on page ${p.page}: there ${p.total === 1 ? 'is 1' : `are ${p.total}`} in all, on ${p.totalPages} page${p.totalPages === 1 ? '' : 's'}.\n`);
-    return;
-  }
-  io.stdout.write(table(io, result.data, columns, empty) + (p && result.data.length ? `\npage ${p.page} of ${p.totalPages} (${p.total} in all)` : '') + '\n');
-}
+/** The operations `cms pages` and `cms items` run, by name. */
+const entryOperations = {
+  page: {
+    list: 'pages.list', get: 'pages.get', create: 'pages.create', update: 'pages.update',
+    publish: 'pages.publish', unpublish: 'pages.unpublish', delete: 'pages.delete',
+  },
+  item: {
+    list: 'items.list', get: 'items.get', create: 'items.create', update: 'items.update',
+    publish: 'items.publish', unpublish: 'items.unpublish', delete: 'items.delete',
+  },
+} as const satisfies Record<'page' | 'item', Record<string, OperationName>>;
 
 interface ListOpts { type?: string; status?: string; page?: string; limit?: string; sort?: string; filter?: string[] }
 
@@ -77,23 +55,24 @@ function registerEntryCommands(program: Command, state: ProgramState, kind: 'pag
   const withCollection = (c: Command) => (kind === 'item' ? c.requiredOption('--collection <type>', 'the collection type slug') : c);
   const collectionOf = (opts: { collection?: string }) => (kind === 'item' ? { collection: opts.collection } : {});
 
-  const run = async (g: GlobalOptions, op: string, input: unknown) => {
+  const ops = entryOperations[kind];
+  const run = async <T>(g: GlobalOptions, fn: (e: Engine) => Promise<T>): Promise<T> => {
     const { withEngine } = await import('../engine.js');
-    return withEngine(g, io, (e) => e.run(op as never, input));
+    return withEngine(g, io, fn);
   };
 
   withCollection(cmd.command('list').description(`list ${p}, drafts included`))
     .addOption(countOption('--page <n>', 'page number', 1)).addOption(countOption('--limit <n>', 'page size (1-100)', 1)).option('--sort <keys>', 'e.g. -updatedAt,name')
     .option(kind === 'page' ? '--type <slug>' : '--filter <expr...>', kind === 'page' ? 'only this page type' : 'e.g. fields.price[gt]=10 (repeatable)')
     .action(action(state, async (g, opts: ListOpts & { collection?: string }) => {
-      const result = (await run(g, `${p}.list`, { ...collectionOf(opts), query: listQuery(opts) })) as { data: Array<Record<string, unknown>>; pagination: Record<string, number> };
+      const result = await run(g, (e) => e.run(ops.list, { ...collectionOf(opts), query: listQuery(opts) }));
       printList(io, g, result, kind === 'page' ? ['id', 'slug', 'name', 'pageTypeSlug', 'status', 'version', 'updatedAt'] : ['id', 'slug', 'name', 'status', 'version', 'updatedAt'],
         emptyList(kind, opts));
     }));
 
   withCollection(cmd.command('get').description(`show one ${noun} (write shape, drafts included)`).argument('<idOrSlug>'))
     .action(action(state, async (g, idOrSlug: string, opts: { collection?: string }) => {
-      const data = await run(g, `${p}.get`, { ref: refOf(idOrSlug), ...collectionOf(opts) });
+      const data = await run(g, (e) => e.run(ops.get, { ref: refOf(idOrSlug), ...collectionOf(opts) }));
       printResult(io, g, data, (d: unknown) => JSON.stringify(d, null, 2));
     }));
 
@@ -105,14 +84,14 @@ function registerEntryCommands(program: Command, state: ProgramState, kind: 'pag
     .addOption(choiceOption('--status <status>', 'draft (the default), or published to publish it at once', choices.contentStatuses))
     .action(action(state, async (g, opts: { type?: string; collection?: string; name: string; slug: string; fields?: string; seo?: string; sortOrder?: string; status?: string }) => {
       const input = {
-        ...(kind === 'page' ? { pageTypeSlug: opts.type } : { collectionTypeSlug: opts.collection }),
+        ...(kind === 'page' ? { pageTypeSlug: given(opts.type, '--type') } : { collectionTypeSlug: given(opts.collection, '--collection') }),
         name: opts.name, slug: opts.slug,
         fields: await readJsonOption(io, 'fields', opts.fields),
         ...(kind === 'page' ? { seo: await readJsonOption(io, 'seo', opts.seo) } : { sortOrder: opts.sortOrder === undefined ? undefined : Number(opts.sortOrder) }),
-        status: opts.status,
+        status: chosen(choices.contentStatuses, opts.status, '--status'),
       };
-      const data = await run(g, `${p}.create`, input);
-      printResult(io, g, data, (d: { id: string; slug: string; status: string }) => `Created ${noun} ${d.slug} (${d.status}), id ${d.id}.`);
+      const data = await run(g, (e) => e.run(ops.create, input));
+      printResult(io, g, data, (d) => `Created ${noun} ${d.slug} (${d.status}), id ${d.id}.`);
     }));
 
   withCollection(cmd.command('update').description(`change ${aNoun}: only what you pass changes; ${kind === 'page' ? 'fields and seo merge' : 'fields merge'} key by key (null clears a key)`).argument('<idOrSlug>'))
@@ -127,22 +106,22 @@ function registerEntryCommands(program: Command, state: ProgramState, kind: 'pag
         ...(kind === 'page' ? { seo: await readJsonOption(io, 'seo', opts.seo) } : { sortOrder: opts.sortOrder === undefined ? undefined : Number(opts.sortOrder) }),
         version: opts.version === undefined ? undefined : Number(opts.version),
       };
-      const data = await run(g, `${p}.update`, input);
-      printResult(io, g, data, (d: { slug: string; version: number }) => `Updated ${noun} ${d.slug}, now version ${d.version}.`);
+      const data = await run(g, (e) => e.run(ops.update, input));
+      printResult(io, g, data, (d) => `Updated ${noun} ${d.slug}, now version ${d.version}.`);
     }));
 
   for (const verb of ['publish', 'unpublish'] as const) {
     withCollection(cmd.command(verb).description(verb === 'publish' ? `publish the ${noun}'s current draft` : `take the ${noun} back to draft`).argument('<idOrSlug>'))
       .action(action(state, async (g, idOrSlug: string, opts: { collection?: string }) => {
-        const data = await run(g, `${p}.${verb}`, { ref: refOf(idOrSlug), ...collectionOf(opts) });
-        printResult(io, g, data, (d: { slug: string; status: string }) => `${d.slug} is now ${d.status}.`);
+        const data = await run(g, (e) => e.run(ops[verb], { ref: refOf(idOrSlug), ...collectionOf(opts) }));
+        printResult(io, g, data, (d) => `${d.slug} is now ${d.status}.`);
       }));
   }
 
   withCollection(cmd.command('delete').description(`delete ${aNoun} (refused while other content references it, unless --force)`).argument('<idOrSlug>'))
     .option('--force', 'delete even when referenced')
     .action(action(state, async (g, idOrSlug: string, opts: { collection?: string; force?: boolean }) => {
-      const data = await run(g, `${p}.delete`, { ref: refOf(idOrSlug), ...collectionOf(opts), force: !!opts.force });
+      const data = await run(g, (e) => e.run(ops.delete, { ref: refOf(idOrSlug), ...collectionOf(opts), force: !!opts.force }));
       if (g.json) io.stdout.write(JSON.stringify(data, null, 2) + '\n');
       else io.stdout.write(`Deleted ${noun} ${idOrSlug}.\n`);
     }));

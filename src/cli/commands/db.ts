@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { action, type ProgramState } from '../main.js';
+import { action, type ProgramState } from '../command-kit.js';
 import { printResult } from '../output.js';
 
 export function registerDb(program: Command, state: ProgramState): void {
@@ -9,11 +9,11 @@ export function registerDb(program: Command, state: ProgramState): void {
     const { withEngine } = await import('../engine.js');
     const { isPostgresUrl } = await import('../../db/client.js');
     const data = await withEngine(g, io, async (e) => {
-      const status = (await e.run('db.status', {})) as Record<string, unknown>;
+      const status = await e.run('db.status', {});
       const where = isPostgresUrl(e.config.databaseUrl) ? e.config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@') : `${e.config.dataDir}/db (PGlite)`;
       return { ...status, driver: isPostgresUrl(e.config.databaseUrl) ? 'postgres' : 'pglite', database: where, via: e.mode };
     });
-    printResult(io, g, data, (s: { driver: string; database: string; server: string; migrations: Array<{ name: string; applied: boolean }>; pending: number; project: string; via: string }) =>
+    printResult(io, g, data, (s) =>
       [`Database: ${s.database} (${s.server})`, `Project: ${s.project}`,
         `Migrations: ${s.migrations.length - s.pending} applied, ${s.pending} pending`,
         ...s.migrations.map((m) => `  ${m.applied ? '✓' : '·'} ${m.name}`),

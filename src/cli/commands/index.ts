@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ProgramState } from '../main.js';
+import type { ProgramState } from '../command-kit.js';
 import { registerBlog } from './blog.js';
 import { registerContent } from './content.js';
 import { registerDb } from './db.js';

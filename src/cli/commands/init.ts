@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { action, type ProgramState } from '../main.js';
+import { action, type ProgramState } from '../command-kit.js';
 import { printResult, UsageError } from '../output.js';
 
 export function registerInit(program: Command, state: ProgramState): void {
@@ -31,7 +31,7 @@ export function registerInit(program: Command, state: ProgramState): void {
       const templates = fileURLToPath(new URL('../../../templates/schemas', import.meta.url));
       mkdirSync(join(target, 'schemas'), { recursive: true });
       if (answers.starter) cpSync(templates, join(target, 'schemas'), { recursive: true });
-      const { writeJsonSchema } = await import('./schema.js');
+      const { writeJsonSchema } = await import('../schema-files.js');
       await writeJsonSchema(join(target, 'schemas'));
       const gitignore = join(target, '.gitignore');
       if (!existsSync(gitignore)) writeFileSync(gitignore, '.cms/\n');

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { action, type ProgramState } from '../main.js';
+import { action, type ProgramState } from '../command-kit.js';
 import { printResult, table } from '../output.js';
-import { choiceOption, choices, listOption } from '../choices.js';
+import { choiceOption, choices, chosen, listOption } from '../choices.js';
 
 export function registerKeys(program: Command, state: ProgramState): void {
   const keys = program.command('keys').description('API keys: public (read), secret (write) and preview (drafts)');
@@ -14,8 +14,8 @@ export function registerKeys(program: Command, state: ProgramState): void {
     .addOption(listOption('--permissions <list>', 'secret keys: comma-separated permissions', choices.permissions))
     .action(action(state, async (g, opts: { type: string; name?: string; permissions?: string }) => {
       const { withEngine } = await import('../engine.js');
-      const data = await withEngine(g, io, (e) => e.run('keys.create', { type: opts.type, name: opts.name, permissions: opts.permissions }));
-      printResult(io, g, data, (k: { key: string; type: string; id: string; permissions: string[] }) =>
+      const data = await withEngine(g, io, (e) => e.run('keys.create', { type: chosen(choices.keyTypes, opts.type, '--type'), name: opts.name, permissions: opts.permissions }));
+      printResult(io, g, data, (k) =>
         `Created ${k.type} key ${k.id}${k.permissions.length ? ` (${k.permissions.join(', ')})` : ''}.\n` +
         `Key (shown only once, store it now):\n${k.key}`);
     }));
@@ -26,7 +26,7 @@ export function registerKeys(program: Command, state: ProgramState): void {
     .action(action(state, async (g, opts: { all?: boolean }) => {
       const { withEngine } = await import('../engine.js');
       const data = await withEngine(g, io, (e) => e.run('keys.list', { includeRevoked: !!opts.all }));
-      printResult(io, g, data, (rows: Array<Record<string, unknown>>) => table(io, rows, ['id', 'type', 'name', 'prefix', 'permissions', 'createdAt', 'revokedAt'],
+      printResult(io, g, data, (rows) => table(io, rows, ['id', 'type', 'name', 'prefix', 'permissions', 'createdAt', 'revokedAt'],
         'No keys yet. Create one: cms keys create --type public'));
     }));
 
@@ -36,6 +36,6 @@ export function registerKeys(program: Command, state: ProgramState): void {
     .action(action(state, async (g, id: string) => {
       const { withEngine } = await import('../engine.js');
       const data = await withEngine(g, io, (e) => e.run('keys.revoke', { id }));
-      printResult(io, g, data, (k: { id: string }) => `Revoked key ${k.id}.`);
+      printResult(io, g, data, (k) => `Revoked key ${k.id}.`);
     }));
 }

@@ -1,20 +1,19 @@
 import type { Command } from 'commander';
 import { ownOptions, type GlobalOptions } from '../io.js';
-import { action, type ProgramState } from '../main.js';
-import { printResult, table, UsageError } from '../output.js';
-import { printList } from './content.js';
+import { action, type ProgramState } from '../command-kit.js';
+import type { Engine } from '../engine.js';
+import { given } from '../inputs.js';
+import { printList, printResult, table, UsageError } from '../output.js';
 import { countOption } from '../choices.js';
-
-interface MediaView { id: string; filename: string; originalFilename: string; mimeType: string; size: number; folder: string | null; url: string }
 
 const columns = ['id', 'originalFilename', 'mimeType', 'size', 'folder', 'createdAt'];
 
 export function registerMedia(program: Command, state: ProgramState): void {
   const media = program.command('media').description('media files: upload, list, describe, move and delete');
   const { io } = state;
-  const run = async (g: GlobalOptions, op: string, input: unknown) => {
+  const run = async <T>(g: GlobalOptions, fn: (e: Engine) => Promise<T>): Promise<T> => {
     const { withEngine } = await import('../engine.js');
-    return withEngine(g, io, (e) => e.run(op as never, input));
+    return withEngine(g, io, fn);
   };
 
   media.command('upload')
@@ -44,9 +43,10 @@ export function registerMedia(program: Command, state: ProgramState): void {
             ...(opts.folder ? { folder: opts.folder } : {}),
           });
         }
-        return inputs.length === 1 ? e.run('media.upload', inputs[0]) : e.run('media.bulkUpload', { files: inputs });
+        const [only] = inputs;
+        return only && inputs.length === 1 ? e.run('media.upload', only) : e.run('media.bulkUpload', { files: inputs });
       });
-      printResult(io, g, data, (d: MediaView | MediaView[]) =>
+      printResult(io, g, data, (d) =>
         (Array.isArray(d) ? d : [d]).map((m) => `Uploaded ${m.originalFilename} (${m.mimeType}, ${m.size} bytes) as ${m.id}\n  ${m.url}`).join('\n'));
     }));
 
@@ -59,7 +59,7 @@ export function registerMedia(program: Command, state: ProgramState): void {
     .addOption(countOption('--limit <n>', 'page size (1-100)', 1))
     .action(action(state, async (g, opts: { folder?: string; search?: string; type?: string; page?: string; limit?: string }) => {
       const input = Object.fromEntries(Object.entries(ownOptions(opts)).filter(([, v]) => v !== undefined));
-      const result = (await run(g, 'media.list', input)) as { data: Array<Record<string, unknown>>; pagination: Record<string, number> };
+      const result = await run(g, (e) => e.runRequest('media.list', input));
       printList(io, g, result, columns, Object.keys(input).some((k) => k !== 'page' && k !== 'limit')
         ? 'No media match.' : 'No media yet. Upload a file: cms media upload photo.jpg');
     }));
@@ -68,8 +68,8 @@ export function registerMedia(program: Command, state: ProgramState): void {
     .description('show one media item')
     .argument('<id>')
     .action(action(state, async (g, id: string) => {
-      const data = await run(g, 'media.get', { id });
-      printResult(io, g, data, (d: unknown) => JSON.stringify(d, null, 2));
+      const data = await run(g, (e) => e.run('media.get', { id }));
+      printResult(io, g, data, (d) => JSON.stringify(d, null, 2));
     }));
 
   media.command('update')
@@ -79,12 +79,13 @@ export function registerMedia(program: Command, state: ProgramState): void {
     .option('--filename <name>', 'the name shown for the file')
     .action(action(state, async (g, id: string, opts: { alt?: string; filename?: string }) => {
       if (opts.alt === undefined && opts.filename === undefined) throw new UsageError('Give --alt or --filename');
-      const data = await run(g, 'media.update', {
+      const input = {
         id,
         ...(opts.alt !== undefined ? { altText: opts.alt === '' ? null : opts.alt } : {}),
         ...(opts.filename !== undefined ? { filename: opts.filename } : {}),
-      });
-      printResult(io, g, data, (d: MediaView) => `Updated ${d.originalFilename} (${d.id}).`);
+      };
+      const data = await run(g, (e) => e.run('media.update', input));
+      printResult(io, g, data, (d) => `Updated ${d.originalFilename} (${d.id}).`);
     }));
 
   media.command('move')
@@ -94,23 +95,23 @@ export function registerMedia(program: Command, state: ProgramState): void {
     .option('--root', 'no folder')
     .action(action(state, async (g, id: string, opts: { folder?: string; root?: boolean }) => {
       if (!opts.folder === !opts.root) throw new UsageError('Give either --folder NAME or --root');
-      const data = await run(g, 'media.move', { id, folder: opts.root ? null : opts.folder });
-      printResult(io, g, data, (d: MediaView) => `Moved ${d.originalFilename} to ${d.folder ?? 'no folder'}.`);
+      const data = await run(g, (e) => e.run('media.move', { id, folder: opts.root ? null : given(opts.folder, '--folder') }));
+      printResult(io, g, data, (d) => `Moved ${d.originalFilename} to ${d.folder ?? 'no folder'}.`);
     }));
 
   const folders = media.command('folders').description('media folders');
   folders.command('list')
     .description('folders and how many files each holds')
     .action(action(state, async (g) => {
-      const data = await run(g, 'media.folders', {});
-      printResult(io, g, data, (rows: Array<Record<string, unknown>>) => table(io, rows, ['name', 'count'], 'No folders yet. Upload into one: cms media upload photo.jpg --folder photos'));
+      const data = await run(g, (e) => e.run('media.folders', {}));
+      printResult(io, g, data, (rows) => table(io, rows, ['name', 'count'], 'No folders yet. Upload into one: cms media upload photo.jpg --folder photos'));
     }));
   folders.command('rename')
     .description('rename a folder; its files move with it')
     .argument('<name>', 'the folder now').argument('<to>', 'its new name')
     .action(action(state, async (g, name: string, to: string) => {
-      const data = await run(g, 'media.renameFolder', { name, to });
-      printResult(io, g, data, (d: { name: string; moved: number }) => `Renamed ${name} to ${d.name} (${d.moved} files).`);
+      const data = await run(g, (e) => e.run('media.renameFolder', { name, to }));
+      printResult(io, g, data, (d) => `Renamed ${name} to ${d.name} (${d.moved} files).`);
     }));
 
   media.command('delete')
@@ -118,7 +119,7 @@ export function registerMedia(program: Command, state: ProgramState): void {
     .argument('<id>')
     .option('--force', 'delete even if content references it')
     .action(action(state, async (g, id: string, opts: { force?: boolean }) => {
-      const data = await run(g, 'media.delete', { id, force: !!opts.force });
-      printResult(io, g, data, (d: { originalFilename: string; id: string }) => `Deleted ${d.originalFilename} (${d.id}).`);
+      const data = await run(g, (e) => e.run('media.delete', { id, force: !!opts.force }));
+      printResult(io, g, data, (d) => `Deleted ${d.originalFilename} (${d.id}).`);
     }));
 }

@@ -1,31 +1,14 @@
 import type { Command } from 'commander';
-import type { Engine } from '../engine.js';
+import type { InputOf, OutputOf } from '../../core/registry.js';
+import type { Engine, Jsonified } from '../engine.js';
 import type { GlobalOptions, Io } from '../io.js';
-import { action, type ProgramState } from '../main.js';
+import { action, type ProgramState } from '../command-kit.js';
+import { errorMessage } from '../inputs.js';
 import { exitCodes, printResult, table, UsageError } from '../output.js';
-import { choiceOption, choices, countOption, listOption } from '../choices.js';
+import { choiceOption, choices, chosen, countOption, listOption } from '../choices.js';
 
-interface MigrationOut {
-  id: string;
-  sourcePlatform: string;
-  mode: string;
-  config: { apiUrl?: string };
-  status: string;
-  progress: { phase: string; done: number; total: number };
-  stats: Record<string, number>;
-  error: string | null;
-  pauseRequested: boolean;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-}
-
-interface LogOut {
-  id: number;
-  level: string;
-  message: string;
-  createdAt: string;
-}
+/** A migration as a command sees it (every migrations operation answers one). */
+type MigrationOut = Jsonified<OutputOf<'migrations.get'>>;
 
 interface SourceOptions {
   from: string;
@@ -40,7 +23,8 @@ interface SourceOptions {
 /** The source URL the migration reads, as the core stored it (absent: the default). */
 async function sourceUrlOf(m: MigrationOut): Promise<string> {
   const { defaultButterApiUrl } = await import('../../lib/buttercms-api-url.js');
-  return m.config.apiUrl ?? defaultButterApiUrl;
+  const { apiUrl } = m.config;
+  return typeof apiUrl === 'string' ? apiUrl : defaultButterApiUrl;
 }
 
 const finished = new Set(['completed', 'failed', 'paused']);
@@ -49,12 +33,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const splitList = (value: string | undefined) => value?.split(',').map((s) => s.trim()).filter(Boolean);
 
 /** The create input from flags; the key may come from BUTTERCMS_API_KEY, so it stays out of process lists. */
-function createInput(opts: SourceOptions, io: Io): Record<string, unknown> {
+function createInput(opts: SourceOptions, io: Io): InputOf<'migrations.create'> {
   const apiKey = opts.apiKey ?? io.env.BUTTERCMS_API_KEY;
   if (!apiKey) throw new UsageError('Give the ButterCMS read token with --api-key, or in the BUTTERCMS_API_KEY environment variable');
   return {
-    sourcePlatform: opts.from,
-    mode: opts.mode ?? 'full',
+    sourcePlatform: chosen(choices.migrationSources, opts.from, '--from'),
+    mode: chosen(choices.migrationModes, opts.mode ?? 'full', '--mode'),
     config: {
       apiKey,
       ...(opts.apiUrl ? { apiUrl: opts.apiUrl } : {}),
@@ -100,9 +84,11 @@ interface Display {
 }
 
 async function createDisplay(io: Io): Promise<Display> {
-  if (io.stderr.isTTY) {
+  const { Writable } = await import('node:stream');
+  // ora draws on a real terminal stream; anything else gets plain lines.
+  if (io.stderr.isTTY && io.stderr instanceof Writable) {
     const { default: ora } = await import('ora');
-    const spinner = ora({ stream: io.stderr as unknown as NodeJS.WritableStream, text: 'starting' }).start();
+    const spinner = ora({ stream: io.stderr, text: 'starting' }).start();
     return {
       update: (m) => { spinner.text = progressText(m); },
       note: (message) => { spinner.clear(); io.stderr.write(`${message}\n`); spinner.render(); },
@@ -138,7 +124,7 @@ async function follow(engine: Engine, id: string, io: Io): Promise<MigrationOut>
     interrupts += 1;
     if (interrupts === 1) {
       display.note('Pausing after the current batch… (Ctrl-C again to stop waiting)');
-      engine.run('migrations.pause', { id }).catch((e: Error) => display.note(`Could not pause: ${e.message}`));
+      engine.run('migrations.pause', { id }).catch((e: unknown) => display.note(`Could not pause: ${errorMessage(e)}`));
     } else {
       display.note(engine.mode === 'local'
         ? 'Stopping now: the migration is marked failed; what was imported stays'
@@ -149,7 +135,7 @@ async function follow(engine: Engine, id: string, io: Io): Promise<MigrationOut>
   let current: MigrationOut | null = null;
   try {
     for (;;) {
-      current = (await engine.run('migrations.get', { id })) as MigrationOut;
+      current = await engine.run('migrations.get', { id });
       display.update(current);
       if (finished.has(current.status) || interrupts > 1) return current;
       await sleep(pollMs);
@@ -163,7 +149,7 @@ async function follow(engine: Engine, id: string, io: Io): Promise<MigrationOut>
 /** The final word on a followed migration: the record (one JSON document), and the exit code. */
 function report(state: ProgramState, g: GlobalOptions, m: MigrationOut): void {
   const { io } = state;
-  printResult(io, g, m, (r: MigrationOut) => {
+  printResult(io, g, m, (r) => {
     const hint = r.status === 'completed' ? '' : `\nSee what happened: cms migrate logs ${r.id}`;
     return `${describe(r)}${hint}`;
   });
@@ -183,7 +169,7 @@ export function registerMigrate(program: Command, state: ProgramState): void {
       const input = createInput(opts, io);
       const { withEngine } = await import('../engine.js');
       await withEngine(g, io, async (engine) => {
-        const created = (await engine.run('migrations.create', input)) as MigrationOut;
+        const created = await engine.run('migrations.create', input);
         // On stderr, so a script can learn the id (to watch or pause it) while stdout stays one document.
         io.stderr.write(io.stderr.isTTY ? `Created migration ${created.id}\n` : `[migrate] created ${created.id}\n`);
         if (!g.json) io.stderr.write(`${io.stderr.isTTY ? '' : '[migrate] '}Reading ${await sourceUrlOf(created)}\n`);
@@ -197,9 +183,9 @@ export function registerMigrate(program: Command, state: ProgramState): void {
     .action(action(state, async (g, opts: SourceOptions) => {
       const input = createInput(opts, io);
       const { withEngine } = await import('../engine.js');
-      const data = (await withEngine(g, io, (e) => e.run('migrations.create', input))) as MigrationOut;
+      const data = await withEngine(g, io, (e) => e.run('migrations.create', input));
       if (!g.json) io.stderr.write(`Reading ${await sourceUrlOf(data)}\n`);
-      printResult(io, g, data, (m: MigrationOut) => `Created migration ${m.id} (${m.mode}). Start it: cms migrate start ${m.id}`);
+      printResult(io, g, data, (m) => `Created migration ${m.id} (${m.mode}). Start it: cms migrate start ${m.id}`);
     }));
 
   migrate.command('start')
@@ -209,10 +195,10 @@ export function registerMigrate(program: Command, state: ProgramState): void {
     .action(action(state, async (g, id: string, opts: { follow?: boolean }) => {
       const { withEngine } = await import('../engine.js');
       await withEngine(g, io, async (engine) => {
-        const started = (await engine.run('migrations.start', { id })) as MigrationOut;
+        const started = await engine.run('migrations.start', { id });
         // Run here, the migration lives as long as this command does: follow it.
         if (engine.mode === 'local' || opts.follow) report(state, g, await follow(engine, id, io));
-        else printResult(io, g, started, (m: MigrationOut) => `Started migration ${m.id} on the server. Follow it: cms migrate status ${m.id}`);
+        else printResult(io, g, started, (m) => `Started migration ${m.id} on the server. Follow it: cms migrate status ${m.id}`);
       });
     }));
 
@@ -231,7 +217,7 @@ export function registerMigrate(program: Command, state: ProgramState): void {
     .action(action(state, async (g, id: string) => {
       const { withEngine } = await import('../engine.js');
       const data = await withEngine(g, io, (e) => e.run('migrations.pause', { id }));
-      printResult(io, g, data, (m: MigrationOut) => `Pause requested for ${m.id}; it stops after the current batch.`);
+      printResult(io, g, data, (m) => `Pause requested for ${m.id}; it stops after the current batch.`);
     }));
 
   migrate.command('logs')
@@ -242,7 +228,7 @@ export function registerMigrate(program: Command, state: ProgramState): void {
     .action(action(state, async (g, id: string, opts: { level?: string; limit: string }) => {
       const { withEngine } = await import('../engine.js');
       const data = await withEngine(g, io, (e) => e.run('migrations.logs', { id, level: opts.level, limit: opts.limit }));
-      printResult(io, g, data, (lines: LogOut[]) =>
+      printResult(io, g, data, (lines) =>
         lines.length ? lines.map((l) => `${l.createdAt}  ${l.level.padEnd(7)}  ${l.message}`).join('\n') : '(no log lines)');
     }));
 
@@ -251,7 +237,7 @@ export function registerMigrate(program: Command, state: ProgramState): void {
     .action(action(state, async (g) => {
       const { withEngine } = await import('../engine.js');
       const data = await withEngine(g, io, (e) => e.run('migrations.list', {}));
-      printResult(io, g, data, (rows: MigrationOut[]) => table(io, rows.map((m) => ({
+      printResult(io, g, data, (rows) => table(io, rows.map((m) => ({
         id: m.id, mode: m.mode, status: m.status, progress: `${m.progress.phase} ${m.progress.done}/${m.progress.total}`, createdAt: m.createdAt,
       })), ['id', 'mode', 'status', 'progress', 'createdAt'],
       'No migrations yet. Try one: cms migrate run --from buttercms --mode dry_run (the read token in BUTTERCMS_API_KEY)'));
@@ -263,6 +249,6 @@ export function registerMigrate(program: Command, state: ProgramState): void {
     .action(action(state, async (g, id: string) => {
       const { withEngine } = await import('../engine.js');
       const data = await withEngine(g, io, (e) => e.run('migrations.delete', { id }));
-      printResult(io, g, data, (r: { id: string }) => `Deleted migration ${r.id} and its stored credentials.`);
+      printResult(io, g, data, (r) => `Deleted migration ${r.id} and its stored credentials.`);
     }));
 }

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import { relative } from 'node:path';
-import { action, type ProgramState } from '../main.js';
+import { action, type ProgramState } from '../command-kit.js';
 import { printResult, table, UsageError } from '../output.js';
 import type { Io } from '../io.js';
 import { choices, oneOf } from '../choices.js';
+import { parseFieldSpec, titleCase } from '../field-specs.js';
 
 type Plan = {
   create: Array<{ kind: string; slug: string }>;
@@ -53,7 +54,7 @@ export function registerSchema(program: Command, state: ProgramState): void {
         const docs = await readDocuments(io, e.config.schemasDir);
         return e.run('schema.push', { ...docs, force: !!opts.force });
       });
-      printResult(io, g, data, (plan: Plan) => describePlan(plan, true));
+      printResult(io, g, data, (plan) => describePlan(plan, true));
     }));
 
   schema.command('diff')
@@ -61,16 +62,16 @@ export function registerSchema(program: Command, state: ProgramState): void {
     .action(action(state, async (g) => {
       const { withEngine } = await import('../engine.js');
       const data = await withEngine(g, io, async (e) => e.run('schema.diff', await readDocuments(io, e.config.schemasDir)));
-      printResult(io, g, data, (plan: Plan) => describePlan(plan, false));
+      printResult(io, g, data, (plan) => describePlan(plan, false));
     }));
 
   schema.command('pull')
     .description('write the database\'s schemas to files')
     .action(action(state, async (g) => {
       const { withEngine } = await import('../engine.js');
-      const { writeSchemaFile } = await import('../schema-files.js');
+      const { writeSchemaFile, writeJsonSchema } = await import('../schema-files.js');
       const data = await withEngine(g, io, async (e) => {
-        const set = (await e.run('schema.pull', {})) as Record<'pageTypes' | 'collections' | 'components', Array<{ slug: string }>>;
+        const set = await e.run('schema.pull', {});
         const files: string[] = [];
         for (const kind of ['pageTypes', 'collections', 'components'] as const) {
           for (const def of set[kind]) files.push(relative(io.cwd, writeSchemaFile(e.config.schemasDir, kind, def)));
@@ -78,7 +79,7 @@ export function registerSchema(program: Command, state: ProgramState): void {
         await writeJsonSchema(e.config.schemasDir);
         return { ...set, files };
       });
-      printResult(io, g, data, (d: { files: string[] }) => d.files.length ? `Wrote ${d.files.length} file(s):\n${d.files.map((f) => `  ${f}`).join('\n')}` : 'No schemas in the database.');
+      printResult(io, g, data, (d) => d.files.length ? `Wrote ${d.files.length} file(s):\n${d.files.map((f) => `  ${f}`).join('\n')}` : 'No schemas in the database.');
     }));
 
   schema.command('list')
@@ -86,7 +87,7 @@ export function registerSchema(program: Command, state: ProgramState): void {
     .action(action(state, async (g) => {
       const { withEngine } = await import('../engine.js');
       const data = await withEngine(g, io, (e) => e.run('schema.list', {}));
-      printResult(io, g, data, (rows: Array<Record<string, unknown>>) => table(io, rows, ['kind', 'slug', 'name', 'fields', 'entries'],
+      printResult(io, g, data, (rows) => table(io, rows, ['kind', 'slug', 'name', 'fields', 'entries'],
         'No types yet. Add one: cms schema add page-type landing-page --field title:text:required (or write schemas/ files and run cms schema push)'));
     }));
 
@@ -124,75 +125,9 @@ export function registerSchema(program: Command, state: ProgramState): void {
       const data = await withEngine(g, io, async (e) => {
         const created = await e.run('types.create', { kind, definition });
         const file = relative(io.cwd, writeSchemaFile(e.config.schemasDir, kind, definition));
-        return { ...(created as object), kind, file };
+        return { ...created, kind, file };
       });
-      printResult(io, g, data, (d: { kind: string; slug: string; file: string }) => `Created ${d.kind}/${d.slug} and wrote ${d.file}.`);
+      printResult(io, g, data, (d) => `Created ${d.kind}/${d.slug} and wrote ${d.file}.`);
     }));
 }
 
-export interface FieldSpec {
-  name: string;
-  type: string;
-  label: string;
-  required?: boolean;
-  options?: { choices: Array<{ value: string; label: string }> };
-}
-
-const fieldGrammar = 'name:type[:required], or for a select name:select:CHOICES[:required]';
-
-/**
- * `--field` grammar: `name:type[:required]`; a select is `name:select:CHOICES[:required]`, CHOICES
- * comma-separated, each `value` (its own label) or `value=Label`. A select always has its choices in
- * the third part, so `:required` at the end can never be read as a choice.
- */
-export function parseFieldSpec(spec: string): FieldSpec {
-  const parts = spec.split(':');
-  const name = parts[0]?.trim() ?? '';
-  const type = parts[1]?.trim() || 'text';
-  let rest = parts.slice(2);
-  const required = rest.length > 0 && rest[rest.length - 1] === 'required';
-  if (required) rest = rest.slice(0, -1);
-  if (!name) throw new UsageError(`Field "${spec}" needs a name: ${fieldGrammar}`);
-  if (!(choices.fieldTypes as readonly string[]).includes(type)) {
-    throw new UsageError(`Field "${spec}": "${type}" is not a field type; use ${oneOf(choices.fieldTypes)}`);
-  }
-  const base = { name, type, label: titleCase(name), ...(required ? { required: true } : {}) };
-  if (type !== 'select') {
-    if (rest.length) throw new UsageError(`Field "${spec}": after the type only ":required" may follow (${fieldGrammar})`);
-    return base;
-  }
-  // Labels may hold colons: everything between the type and a final :required is the choice list.
-  const list = rest.join(':');
-  if (!list.trim()) {
-    throw new UsageError(`Field "${spec}": a select needs its choices, e.g. ${name}:select:cto,cfo${required ? ':required' : ''} ` +
-      `or ${name}:select:"cto=Chief Technology Officer,cfo=Chief Financial Officer"${required ? ':required' : ''}`);
-  }
-  return { ...base, options: { choices: parseChoices(list, spec) } };
-}
-
-/** `cto,cfo` or `cto=Chief Technology Officer,cfo=CFO`. */
-export function parseChoices(list: string, context: string): Array<{ value: string; label: string }> {
-  const out = list.split(',').map((entry) => {
-    const eq = entry.indexOf('=');
-    const value = (eq < 0 ? entry : entry.slice(0, eq)).trim();
-    const label = (eq < 0 ? entry : entry.slice(eq + 1)).trim();
-    if (!value || !label) throw new UsageError(`Field "${context}": the choice "${entry}" needs a value (and a label after =, when given)`);
-    return { value, label };
-  });
-  const seen = new Set<string>();
-  for (const c of out) {
-    if (seen.has(c.value)) throw new UsageError(`Field "${context}": the choice "${c.value}" is given twice`);
-    seen.add(c.value);
-  }
-  return out;
-}
-
-const titleCase = (s: string) => s.replace(/[-_]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').replace(/^\w/, (c) => c.toUpperCase());
-
-/** The JSON Schema editors use to autocomplete the files (their `$schema` points at it). */
-export async function writeJsonSchema(schemasDir: string): Promise<void> {
-  const { typeDefinitionJsonSchema } = await import('../../core/schema/index.js');
-  const { writeFileSync, mkdirSync } = await import('node:fs');
-  mkdirSync(schemasDir, { recursive: true });
-  writeFileSync(`${schemasDir}/cms-schema.json`, JSON.stringify(typeDefinitionJsonSchema(), null, 2) + '\n');
-}

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { action, type ProgramState } from '../main.js';
+import { action, type ProgramState } from '../command-kit.js';
 import { UsageError } from '../output.js';
 
 export function registerServe(program: Command, state: ProgramState): void {
@@ -15,7 +15,7 @@ export function registerServe(program: Command, state: ProgramState): void {
         cwd: io.cwd, configFile: g.config, env: io.env, project: g.project,
         port: opts.port === undefined ? undefined : Number(opts.port), host: opts.host,
       });
-      const { serve } = await import('../serve-process.js');
+      const { serve } = await import('../server-process.js');
       await serve(config, io, g);
     }));
 }

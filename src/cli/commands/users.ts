@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { action, type ProgramState } from '../main.js';
+import { action, type ProgramState } from '../command-kit.js';
 import { printResult, table, UsageError } from '../output.js';
-import { choiceOption, choices } from '../choices.js';
+import { choiceOption, choices, chosen } from '../choices.js';
 
 export function registerUsers(program: Command, state: ProgramState): void {
   const { io } = state;
@@ -17,8 +17,8 @@ export function registerUsers(program: Command, state: ProgramState): void {
       const password = opts.password ?? io.env.CMS_PASSWORD;
       if (!password) throw new UsageError('A password is needed: pass --password or set CMS_PASSWORD');
       const { withEngine } = await import('../engine.js');
-      const data = await withEngine(g, io, (e) => e.run('users.create', { email: opts.email, password, role: opts.role, name: opts.name }));
-      printResult(io, g, data, (u: { email: string; role: string; id: string }) => `Created ${u.email} (${u.role}), id ${u.id}.`);
+      const data = await withEngine(g, io, (e) => e.run('users.create', { email: opts.email, password, role: chosen(choices.roles, opts.role, '--role'), name: opts.name }));
+      printResult(io, g, data, (u) => `Created ${u.email} (${u.role}), id ${u.id}.`);
     }));
 
   users.command('list')
@@ -26,7 +26,7 @@ export function registerUsers(program: Command, state: ProgramState): void {
     .action(action(state, async (g) => {
       const { withEngine } = await import('../engine.js');
       const data = await withEngine(g, io, (e) => e.run('users.list', {}));
-      printResult(io, g, data, (rows: Array<Record<string, unknown>>) => table(io, rows, ['id', 'email', 'name', 'role', 'createdAt'],
+      printResult(io, g, data, (rows) => table(io, rows, ['id', 'email', 'name', 'role', 'createdAt'],
         'No members yet. Create the first owner: CMS_PASSWORD=… cms users create --email you@example.com --role owner'));
     }));
 
@@ -36,8 +36,8 @@ export function registerUsers(program: Command, state: ProgramState): void {
     .addOption(choiceOption('--role <role>', 'the role in the project, low to high', choices.roles).makeOptionMandatory())
     .action(action(state, async (g, opts: { email: string; role: string }) => {
       const { withEngine } = await import('../engine.js');
-      const data = await withEngine(g, io, (e) => e.run('members.add', { email: opts.email, role: opts.role }));
-      printResult(io, g, data, (u: { email: string; role: string }) => `Added ${u.email} as ${u.role}.`);
+      const data = await withEngine(g, io, (e) => e.run('members.add', { email: opts.email, role: chosen(choices.roles, opts.role, '--role') }));
+      printResult(io, g, data, (u) => `Added ${u.email} as ${u.role}.`);
     }));
 
   users.command('set-role')
@@ -46,8 +46,8 @@ export function registerUsers(program: Command, state: ProgramState): void {
     .addOption(choiceOption('--role <role>', 'the role in the project, low to high', choices.roles).makeOptionMandatory())
     .action(action(state, async (g, userId: string, opts: { role: string }) => {
       const { withEngine } = await import('../engine.js');
-      const data = await withEngine(g, io, (e) => e.run('members.update', { userId, role: opts.role }));
-      printResult(io, g, data, (u: { email: string; role: string }) => `${u.email} is now ${u.role}.`);
+      const data = await withEngine(g, io, (e) => e.run('members.update', { userId, role: chosen(choices.roles, opts.role, '--role') }));
+      printResult(io, g, data, (u) => `${u.email} is now ${u.role}.`);
     }));
 
   users.command('remove')

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { action, type ProgramState } from '../main.js';
+import { action, type ProgramState } from '../command-kit.js';
 import { printResult, table, UsageError } from '../output.js';
-import { choiceOption, choices, countOption, listOption } from '../choices.js';
+import { choiceOption, choices, chosen, countOption, listOption } from '../choices.js';
 
 interface WebhookOut {
   id: string;
@@ -145,7 +145,7 @@ export function registerWebhooks(program: Command, state: ProgramState): void {
     .addOption(countOption('--page <n>', 'which page of them (default 1)', 1))
     .action(action(state, async (g, id: string, opts: { status?: string; limit?: string; page?: string }) => {
       const { withEngine } = await import('../engine.js');
-      const data = await withEngine(g, io, (e) => e.run('webhooks.deliveries', { id, status: opts.status, limit: opts.limit, page: opts.page }));
+      const data = await withEngine(g, io, (e) => e.run('webhooks.deliveries', { id, status: chosen(choices.deliveryStatuses, opts.status, '--status'), limit: opts.limit, page: opts.page }));
       printResult(io, g, data, (rows: DeliveryOut[]) => table(io, rows.map((d) => {
         const last = d.attempts[d.attempts.length - 1];
         return {

@@ -4,6 +4,7 @@ import { isPostgresUrl } from '../db/client.js';
 import { randomToken } from '../lib/crypto.js';
 import { consoleLogger, createCms } from '../runtime.js';
 import { acquireDbLock, readServerInfo, writeServerInfo } from './engine.js';
+import { errorMessage } from './inputs.js';
 import type { GlobalOptions, Io } from './io.js';
 
 const stopSignals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -57,7 +58,7 @@ export async function serve(config: CmsConfig, io: Io, globals: GlobalOptions): 
     if (!globals.json) io.stderr.write('Shutting down: finishing requests in flight…\n');
   } finally {
     for (const fn of cleanup.reverse()) {
-      try { await fn(); } catch (e) { io.stderr.write(`shutdown: ${(e as Error).message}\n`); }
+      try { await fn(); } catch (e) { io.stderr.write(`shutdown: ${errorMessage(e)}\n`); }
     }
     release?.();
     for (const s of stopSignals) process.off(s, stop);
