@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import type { BulkAction } from '../../core/content/admin/index.js';
-import { CmsError } from '../../core/errors.js';
 import type { OperationName } from '../../core/registry.js';
 import type { GlobalOptions } from '../io.js';
 import { action, type ProgramState } from '../command-kit.js';
@@ -111,14 +110,10 @@ function registerVerbs(cmd: Command, state: ProgramState, kind: 'page' | 'item')
     c.action(action(state, async (g, ids: string[], opts: { collection?: string; force?: boolean }) => {
       const { runBulk } = await import('../../core/content/admin/index.js');
       const list = ids.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
-      const name = ops.bulk[verb];
-      // runBulk runs this one operation once per id, each on its own.
-      const result = await run(g, (e) => runBulk(async (op, input) => {
-        if (op !== name) throw new CmsError('INTERNAL', `A bulk ${verb} ran ${op} instead of ${name}`);
-        return e.runRequest(name, input);
-      }, kind, verb, {
+      // runBulk runs the action's operation once per id, each on its own.
+      const result = await run(g, (e) => runBulk(ops.bulk[verb], {
         ids: list, ...(kind === 'item' ? { collection: opts.collection } : {}), ...(opts.force ? { force: true } : {}),
-      }));
+      }, (name, input) => e.run(name, input)));
       printResult(io, g, result.data, (rows) => table(io,
         rows.map((r) => ({ id: r.id, result: r.ok ? 'ok' : `${r.error?.code}: ${r.error?.message}` })), ['id', 'result'], 'No ids given.'));
       if (result.data.some((r) => !r.ok)) state.exitCode = 1;

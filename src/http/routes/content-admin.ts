@@ -1,7 +1,7 @@
-import { runBulk, type BulkAction } from '../../core/content/admin/index.js';
+import { runBulk, type BulkAction, type BulkOperationName } from '../../core/content/admin/index.js';
 import type { EntryKind } from '../../core/content/index.js';
 import { CmsError } from '../../core/errors.js';
-import { isOperationName, type OperationName } from '../../core/registry.js';
+import type { OperationName } from '../../core/registry.js';
 import { expectedVersion } from '../preconditions.js';
 import { json } from '../response.js';
 import { bodyObjectOrEmpty, opRoute, type RequestContext, type RouteDef } from '../route.js';
@@ -36,7 +36,8 @@ const pageOperations = {
   publish: 'pages.publish', unpublish: 'pages.unpublish', versions: 'pages.versions', restore: 'pages.restore',
   resolveConflict: 'pages.resolveConflict', clone: 'pages.clone', schedule: 'pages.schedule',
   unschedule: 'pages.unschedule', autosave: 'pages.autosave',
-} as const satisfies Record<EntryVerb, OperationName>;
+  bulk: { delete: 'pages.bulkDelete', publish: 'pages.bulkPublish', unpublish: 'pages.bulkUnpublish' },
+} as const satisfies Record<EntryVerb, OperationName> & { bulk: Record<BulkAction, BulkOperationName> };
 
 /** The same for collection items. */
 const itemOperations = {
@@ -44,15 +45,8 @@ const itemOperations = {
   publish: 'items.publish', unpublish: 'items.unpublish', versions: 'items.versions', restore: 'items.restore',
   resolveConflict: 'items.resolveConflict', clone: 'items.clone', schedule: 'items.schedule',
   unschedule: 'items.unschedule', autosave: 'items.autosave',
-} as const satisfies Record<EntryVerb, OperationName>;
-
-/** A bulk action runs the kind's own operation once per id, as this request's actor. */
-function runNamed(rc: RequestContext) {
-  return (name: string, input: unknown) => {
-    if (!isOperationName(name)) throw new CmsError('NOT_FOUND', `Unknown operation ${name}`);
-    return rc.run(name, input);
-  };
-}
+  bulk: { delete: 'items.bulkDelete', publish: 'items.bulkPublish', unpublish: 'items.bulkUnpublish' },
+} as const satisfies Record<EntryVerb, OperationName> & { bulk: Record<BulkAction, BulkOperationName> };
 
 /**
  * Every admin content path (docs/admin.md), for one kind: ids in paths, drafts included in
@@ -63,7 +57,8 @@ function entryRoutes(kind: EntryKind, op: typeof pageOperations | typeof itemOpe
   const ref = (rc: RequestContext) => ({ ref: { id: rc.params.id } });
   const bulk = (action: BulkAction): RouteDef => ({
     method: 'POST', path: `${base}/bulk-${action}`, auth: 'session',
-    handle: async (rc) => json(await runBulk(runNamed(rc), kind, action, await rc.body())),
+    // The action's own operation, once per id, as this request's actor.
+    handle: async (rc) => json(await runBulk(op.bulk[action], await rc.body(), (name, input) => rc.run(name, input))),
   });
 
   return [

@@ -2,21 +2,15 @@ import { z } from 'zod';
 import { CmsError, isCmsError } from '../../errors.js';
 import { defineOperation, formatPath } from '../../operation.js';
 import { deleteEntry, publishEntry, unpublishEntry } from '../entries.js';
-import type { EntryKind } from '../store.js';
 import { collectionInput, editorAccess } from './shared.js';
 
 export const bulkActions = ['delete', 'publish', 'unpublish'] as const;
 export type BulkAction = (typeof bulkActions)[number];
 
-/** The operation that carries out one item of each bulk action. */
-export const bulkOperationNames = {
-  page: { delete: 'pages.bulkDelete', publish: 'pages.bulkPublish', unpublish: 'pages.bulkUnpublish' },
-  item: { delete: 'items.bulkDelete', publish: 'items.bulkPublish', unpublish: 'items.bulkUnpublish' },
-} as const satisfies Record<EntryKind, Record<BulkAction, string>>;
-export type BulkOperationName = (typeof bulkOperationNames)[EntryKind][BulkAction];
+/** The operations that carry out one item of a bulk action. */
+export type BulkOperationName = 'pages.bulkDelete' | 'pages.bulkPublish' | 'pages.bulkUnpublish'
+  | 'items.bulkDelete' | 'items.bulkPublish' | 'items.bulkUnpublish';
 
-export const bulkOperationName = <K extends EntryKind, A extends BulkAction>(kind: K, action: A): (typeof bulkOperationNames)[K][A] =>
-  bulkOperationNames[kind][action];
 
 /**
  * One item of a bulk action. Bulk actions commit item by item (`runBulk` runs one of these per id,
@@ -91,12 +85,12 @@ export interface BulkResult {
  * transaction, access check and events. One item failing does not stop the others; a failure
  * that is about the caller (not signed in, role too low) stops the whole request.
  */
-export async function runBulk(
-  run: (op: BulkOperationName, input: BulkItemInput) => Promise<unknown>,
-  kind: EntryKind,
-  action: BulkAction,
+export async function runBulk<N extends BulkOperationName>(
+  name: N,
   input: unknown,
+  runOne: (name: N, input: BulkItemInput) => Promise<unknown>,
 ): Promise<{ data: BulkResult[] }> {
+  const deletes = name.endsWith('Delete');
   const parsed = bulkInput.safeParse(input ?? {});
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message }));
@@ -106,7 +100,7 @@ export async function runBulk(
   const data: BulkResult[] = [];
   for (const id of [...new Set(ids)]) {
     try {
-      await run(bulkOperationName(kind, action), { id, ...(collection ? { collection } : {}), ...(action === 'delete' && force ? { force } : {}) });
+      await runOne(name, { id, ...(collection ? { collection } : {}), ...(deletes && force ? { force } : {}) });
       data.push({ id, ok: true });
     } catch (e) {
       if (isCmsError(e) && (e.code === 'UNAUTHORIZED' || e.code === 'FORBIDDEN')) throw e;

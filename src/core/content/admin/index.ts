@@ -7,7 +7,7 @@ import { scheduleItem, schedulePage, unscheduleItem, unschedulePage } from './sc
 import { listItemVersions, listPageVersions, restoreItem, restorePage } from './versions.js';
 
 export {
-  bulkActions, bulkOperationName, bulkOperationNames, runBulk,
+  bulkActions, runBulk,
   type BulkAction, type BulkInput, type BulkItemInput, type BulkOperationName, type BulkResult,
 } from './bulk.js';
 export type { VersionView } from './versions.js';
