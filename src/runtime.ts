@@ -15,6 +15,7 @@ import { writeOutbox } from './core/webhooks/outbox.js';
 import { findStoredResponse, storeResponse, type IdempotencyScope } from './core/idempotency.js';
 import { createDiskMediaFiles } from './media/files.js';
 import { createMigrationRunner } from './importers/runner.js';
+import { createWebhookDispatcher } from './webhooks/dispatcher.js';
 
 export interface RunOptions {
   actor: Actor;
@@ -62,7 +63,11 @@ export interface IdempotentResult {
 export interface CreateCmsOptions {
   clock?: Clock;
   log?: Logger;
-  services?: Services;
+  /**
+   * Ports handed in instead of the engine's own (a test's media store or dispatcher). The engine
+   * closes them with itself, as it does its own.
+   */
+  services?: Partial<Services>;
   /** Reuse an open database (tests share one PGlite between engines). */
   handle?: DbHandle;
 }
@@ -73,7 +78,7 @@ export interface Cms {
   readonly handle: DbHandle;
   readonly clock: Clock;
   readonly log: Logger;
-  readonly services: Services;
+  readonly services: Readonly<Services>;
   readonly events: EventEmitter<CmsEvents>;
   /** Runs an operation by name: the input is typed as the operation's, and so is the answer. */
   run<N extends OperationName>(name: N, input: InputOf<N>, options: RunOptions): Promise<OutputOf<N>>;
@@ -136,17 +141,21 @@ export async function createCms(config: CmsConfig, options: CreateCmsOptions = {
   if (embeddedDir) securePrivateTree(embeddedDir);
   const db = handle.db;
   const clock = options.clock ?? systemClock;
-  // Media files live on the disk unless the caller hands in another store; migrations run in
-  // this process unless the caller hands in another runner.
+  // Built once here, from the configuration, unless the caller hands in its own: media files
+  // live on the disk, migrations run in this process, webhooks go out through one dispatcher
+  // (which `cms serve` drives and `cms webhooks process` runs once).
   let engine: Cms | undefined;
-  const services: Services = {
-    mediaFiles: createDiskMediaFiles(),
-    migrationRunner: createMigrationRunner(() => {
+  const services: Readonly<Services> = Object.freeze({
+    mediaFiles: options.services?.mediaFiles ?? createDiskMediaFiles(),
+    migrationRunner: options.services?.migrationRunner ?? createMigrationRunner(() => {
       if (!engine) throw new Error('the engine is not ready yet');
       return engine;
     }),
-    ...options.services,
-  };
+    webhooks: options.services?.webhooks ?? createWebhookDispatcher({ db, clock, log }, {
+      blockPrivate: config.webhookBlockPrivate,
+      shutdownGraceMs: config.shutdownGraceMs,
+    }),
+  });
   const events = new EventEmitter<CmsEvents>();
   events.setMaxListeners(100);
   const bySlug = new Map<string, ProjectRef>();
@@ -341,8 +350,9 @@ export async function createCms(config: CmsConfig, options: CreateCmsOptions = {
     async close() {
       if (closed) return;
       closed = true;
-      // Running migrations are marked failed (with a log line) while the database is still open.
-      await (services.migrationRunner as { stop?: () => Promise<void> } | undefined)?.stop?.();
+      // Running migrations are marked failed (with a log line), and webhook attempts in flight
+      // finish or are handed back, while the database is still open.
+      await Promise.allSettled([services.migrationRunner.stop(), services.webhooks.close()]);
       events.removeAllListeners();
       if (unlisten) await unlisten().catch(() => {});
       if (ownsHandle) await handle.close();

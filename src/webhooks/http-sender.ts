@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import { classifyAddress } from './private-address.js';
 
 export interface WebhookRequest {
@@ -76,20 +76,30 @@ function allowedOnlyLookup(resolve: typeof dnsLookup, blockPrivate: boolean): Lo
   };
 }
 
-/** Sends webhooks with undici through one pooled agent (kept-alive connections per receiver). */
+/**
+ * Sends webhooks with undici through one pooled agent (kept-alive connections per receiver).
+ * Every engine has a dispatcher, so undici is loaded on the first send only: CLI commands that
+ * never send start without it.
+ */
 export function createHttpSender(options: HttpSenderOptions): WebhookSender {
-  const agent = new Agent({
-    connections: options.connections ?? 32,
-    keepAliveTimeout: 10_000,
-    headersTimeout: options.timeoutMs,
-    bodyTimeout: options.timeoutMs,
-    connect: {
-      timeout: options.timeoutMs,
-      lookup: allowedOnlyLookup(options.resolve ?? dnsLookup, options.blockPrivate),
-    },
-  });
+  let client: Promise<{ agent: Agent; request: typeof import('undici').request }> | null = null;
+  const connect = () => client ??= import('undici').then(({ Agent, request }) => ({
+    request,
+    agent: new Agent({
+      connections: options.connections ?? 32,
+      keepAliveTimeout: 10_000,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      connect: {
+        timeout: options.timeoutMs,
+        lookup: allowedOnlyLookup(options.resolve ?? dnsLookup, options.blockPrivate),
+      },
+    }),
+  }));
 
   async function send(req: WebhookRequest, sendOptions: { signal?: AbortSignal } = {}): Promise<WebhookResponse> {
+    // Loading undici is not the receiver's time: the attempt's clock starts after it.
+    const { agent, request } = await connect();
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const signal = sendOptions.signal ? AbortSignal.any([timeout, sendOptions.signal]) : timeout;
     try {
@@ -120,7 +130,9 @@ export function createHttpSender(options: HttpSenderOptions): WebhookSender {
 
   return {
     send,
-    async close() { await agent.close(); },
+    async close() {
+      if (client) await (await client).agent.close();
+    },
   };
 }
 

@@ -30,7 +30,7 @@ export interface MediaFiles {
 }
 
 export function mediaFilesOf(ctx: Pick<Ctx, 'services'>): MediaFiles {
-  const files = ctx.services.mediaFiles as MediaFiles | undefined;
+  const files: MediaFiles | undefined = ctx.services.mediaFiles;
   if (!files) throw new CmsError('INTERNAL', 'Media storage is not configured (services.mediaFiles)');
   return files;
 }

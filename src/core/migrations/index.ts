@@ -1,7 +1,6 @@
 import { defineOperation } from '../operation.js';
 import { z } from 'zod';
 import { createMigration, deleteMigration, getMigration, listMigrations, migrationLogsOp, pauseMigration, startMigration } from './manage.js';
-import { migrationRunnerOf } from './port.js';
 import { settleStaleMigrations } from './records.js';
 
 /** The migrations operations, by name; core/registry.ts merges them into the one table. */
@@ -25,7 +24,7 @@ export const settleStaleMigrationsOp = defineOperation({
   access: { role: null },
   write: true,
   global: true,
-  run: (ctx) => settleStaleMigrations(ctx.db, ctx.clock.now(), migrationRunnerOf(ctx.services)),
+  run: (ctx) => settleStaleMigrations(ctx.db, ctx.clock.now(), ctx.services.migrationRunner),
 });
 
 export { migrationStep, migrationHeartbeat, migrationAbandon } from './steps.js';
@@ -33,7 +32,7 @@ export type {
   StepInput, StepOutput, StepWrite, StepWriteResult, SchemaWrite, SchemaWriteResult, MediaWrite, MediaWriteResult,
   MediaFileInput, EntriesWrite, EntriesWriteResult, NewEntry, FinishWrite, FinishEntry, FinishWriteResult, StoredMediaRef,
 } from './steps.js';
-export { migrationRunnerOf, migrationRunnerService, staleHeartbeatMs, type MigrationRunner, type MigrationRunRef } from './port.js';
+export { staleHeartbeatMs, type MigrationRunner, type MigrationRunRef } from './port.js';
 export { runnerStoppedMessageFor } from './records.js';
 export {
   butterConfigSchema, migrationModes, migrationStatuses, runningStatuses, isRunningStatus, toMigrationView,

@@ -1,6 +1,6 @@
 import type { Cms } from './runtime.js';
-import { migrationJobs } from './importers/jobs.js';
-import { webhookJobs } from './webhooks/jobs.js';
+import { migrationJobs } from './importers/migration-jobs.js';
+import { webhookJobs } from './webhooks/delivery-jobs.js';
 
 export interface Job {
   name: string;
