@@ -132,7 +132,7 @@ export async function createCms(config: CmsConfig, options: CreateCmsOptions = {
   const handle = options.handle ?? (await createDb({ databaseUrl: config.databaseUrl, dataDir: embeddedDir ?? undefined }));
   const ownsHandle = !options.handle;
   try {
-    await handle.migrate();
+    await handle.migrateDatabase();
   } catch (e) {
     if (ownsHandle) await handle.close().catch(() => {});
     throw e;
