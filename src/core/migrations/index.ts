@@ -27,10 +27,14 @@ export const settleStaleMigrationsOp = defineOperation({
   run: (ctx) => settleStaleMigrations(ctx.db, ctx.clock.now(), ctx.services.migrationRunner),
 });
 
-export { migrationStep, migrationHeartbeat, migrationAbandon } from './steps.js';
+export {
+  migrationStep, migrationSchemaStep, migrationMediaStep, migrationEntriesStep, migrationFinishStep,
+  migrationBlogTermsStep, migrationBlogAuthorsStep, migrationBlogPostsStep, migrationHeartbeat, migrationAbandon,
+} from './steps.js';
 export type {
-  StepInput, StepOutput, StepWrite, StepWriteResult, SchemaWrite, SchemaWriteResult, MediaWrite, MediaWriteResult,
-  MediaFileInput, EntriesWrite, EntriesWriteResult, NewEntry, FinishWrite, FinishEntry, FinishWriteResult, StoredMediaRef,
+  StepRecord, StepOutput, SchemaWrite, SchemaWriteResult, MediaWrite, MediaWriteResult, MediaFileInput, EntriesWrite,
+  EntriesWriteResult, NewEntry, FinishWrite, FinishEntry, FinishWriteResult, BlogTermsWrite, BlogTermsWriteResult,
+  BlogAuthorInput, BlogAuthorsWrite, BlogAuthorsWriteResult, BlogPostInput, BlogPostsWrite, BlogPostsWriteResult, StoredMediaRef,
 } from './steps.js';
 export { staleHeartbeatMs, type MigrationRunner, type MigrationRunRef } from './port.js';
 export { runnerStoppedMessageFor } from './records.js';
