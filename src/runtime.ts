@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { CmsConfig } from './config.js';
+import { resolveConfig, type CmsConfig, type CmsConfigInput } from './config.js';
 import { join } from 'node:path';
 import { createDb, isPostgresUrl, type Db, type DbHandle } from './db/client.js';
 import { makePrivateFolder, securePrivateTree } from './db/private-folder.js';
@@ -110,15 +110,24 @@ export const consoleLogger: Logger = {
   error: (m, d) => console.error(`[cms] error: ${m}`, d ?? ''),
 };
 
+/** `databaseUrl` for an embedded database kept in memory (gone when the engine closes). */
+export const inMemoryDatabaseUrl = 'memory://';
+
 const contentChannel = 'cms_content_changed';
 const keysChannel = 'cms_keys_changed';
 
-/** The composition root: one engine that both doors (CLI and HTTP) call into. */
-export async function createCms(config: CmsConfig, options: CreateCmsOptions = {}): Promise<Cms> {
+/**
+ * The composition root: one engine that both doors (CLI and HTTP) call into, and the Local API
+ * (docs/local-api.md). `input` is a configuration (`loadConfig`'s, used as it is) or any part of
+ * one, the rest from the defaults (`resolveConfig`).
+ */
+export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOptions = {}): Promise<Cms> {
+  const config = resolveConfig(input);
   const log = options.log ?? silentLogger;
   // The data folder holds password hashes and webhook secrets: the owner's only. A folder made
   // by an older version (or by hand) is tightened here, with a warning.
-  const embeddedDir = !options.handle && !isPostgresUrl(config.databaseUrl) ? join(config.dataDir, 'db') : null;
+  const inMemory = config.databaseUrl === inMemoryDatabaseUrl;
+  const embeddedDir = !options.handle && !inMemory && !isPostgresUrl(config.databaseUrl) ? join(config.dataDir, 'db') : null;
   const loosened = securePrivateTree(config.dataDir, { files: false });
   if (embeddedDir) {
     makePrivateFolder(config.dataDir);
@@ -129,7 +138,7 @@ export async function createCms(config: CmsConfig, options: CreateCmsOptions = {
     securePrivateTree(config.dataDir);
     log.warn(`The data folder ${config.dataDir} could be read by other users of this machine; it is now private (folders 0700, files 0600)`, { folders: loosened.length });
   }
-  const handle = options.handle ?? (await createDb({ databaseUrl: config.databaseUrl, dataDir: embeddedDir ?? undefined }));
+  const handle = options.handle ?? (await createDb({ databaseUrl: config.databaseUrl, dataDir: inMemory ? inMemoryDatabaseUrl : embeddedDir ?? undefined }));
   const ownsHandle = !options.handle;
   try {
     await handle.migrateDatabase();
