@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { isSlug, slugPattern } from './lib/slug.js';
+import { errorMessage } from './lib/unknown-values.js';
 
 export const configFileName = 'cms.config.json';
 
@@ -119,13 +120,13 @@ export function loadConfig(options: LoadConfigOptions = {}): CmsConfig {
     try {
       text = readFileSync(file, 'utf8');
     } catch (e) {
-      throw new ConfigError(`Cannot read the config file ${file}: ${(e as Error).message}`);
+      throw new ConfigError(`Cannot read the config file ${file}: ${errorMessage(e)}`);
     }
     let raw: unknown;
     try {
       raw = JSON.parse(text);
     } catch (e) {
-      throw new ConfigError(`${file} is not valid JSON: ${(e as Error).message}`);
+      throw new ConfigError(`${file} is not valid JSON: ${errorMessage(e)}`);
     }
     const result = configFileSchema.safeParse(raw);
     if (!result.success) {

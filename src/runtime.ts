@@ -16,6 +16,7 @@ import { findStoredResponse, storeResponse, type IdempotencyScope } from './core
 import { createDiskMediaFiles } from './media/files.js';
 import { createMigrationRunner } from './importers/runner.js';
 import { createWebhookDispatcher } from './webhooks/dispatcher.js';
+import { propertyOf } from './lib/unknown-values.js';
 
 export interface RunOptions {
   actor: Actor;
@@ -232,9 +233,9 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
     let result: unknown;
     try {
       result = await db.transaction(async (tx) => {
-        const out = await op.run(makeCtx(tx as unknown as Db, project, actor, unit), parsed);
-        if (runOptions.beforeCommit) await runOptions.beforeCommit(tx as unknown as Db, out);
-        if (unit.changed) await bumpRevision(tx as unknown as Db, project.id);
+        const out = await op.run(makeCtx(tx, project, actor, unit), parsed);
+        if (runOptions.beforeCommit) await runOptions.beforeCommit(tx, out);
+        if (unit.changed) await bumpRevision(tx, project.id);
         if (unit.keys && handle.driver === 'postgres') await tx.execute(sql`select pg_notify(${keysChannel}, ${project.id})`);
         return out;
       });
@@ -331,7 +332,7 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
           if (theirs) return { ...theirs, replayed: true };
           const failure = idem.storedFailure(e);
           if (failure) {
-            await db.transaction((tx) => storeResponse(tx as unknown as Db, idem.scope, failure, clock.now())).catch(() => {});
+            await db.transaction((tx) => storeResponse(tx, idem.scope, failure, clock.now())).catch(() => {});
           }
         }
         throw e;
@@ -391,15 +392,17 @@ export function translateDbError(e: unknown): unknown {
 function findPgError(e: unknown): { code?: string; constraint?: string; message?: string } | null {
   let cur: unknown = e;
   for (let depth = 0; cur && depth < 4; depth++) {
-    const obj = cur as { code?: unknown; constraint?: unknown; constraint_name?: unknown; message?: unknown; cause?: unknown };
-    if (typeof obj.code === 'string' && /^[0-9A-Z]{5}$/.test(obj.code)) {
+    const code = propertyOf(cur, 'code');
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) {
+      const constraint = propertyOf(cur, 'constraint') ?? propertyOf(cur, 'constraint_name');
+      const message = propertyOf(cur, 'message');
       return {
-        code: obj.code,
-        constraint: typeof obj.constraint === 'string' ? obj.constraint : typeof obj.constraint_name === 'string' ? obj.constraint_name : undefined,
-        message: typeof obj.message === 'string' ? obj.message : undefined,
-      } as { code?: string; constraint?: string; message?: string };
+        code,
+        ...(typeof constraint === 'string' ? { constraint } : {}),
+        ...(typeof message === 'string' ? { message } : {}),
+      };
     }
-    cur = obj.cause;
+    cur = propertyOf(cur, 'cause');
   }
   return null;
 }

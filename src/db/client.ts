@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makePrivateFolder } from './private-folder.js';
 import * as schema from './schema/index.js';
+import { propertyOf } from '../lib/unknown-values.js';
+import { z } from 'zod';
 
 /**
  * The database migrations (SQL schema upgrades) drizzle-kit wrote, shipped with the package
@@ -17,9 +19,12 @@ export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
 
+/** What this code reads of drizzle-kit's journal. */
+const journalSchema = z.object({ entries: z.array(z.object({ when: z.number() })) });
+
 /** The newest database migration shipped, and how many there are, from drizzle-kit's journal. */
 function shippedDatabaseMigrations(): { count: number; last: number } {
-  const journal = JSON.parse(readFileSync(join(databaseMigrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: Array<{ when: number }> };
+  const journal = journalSchema.parse(JSON.parse(readFileSync(join(databaseMigrationsFolder, 'meta', '_journal.json'), 'utf8')));
   return { count: journal.entries.length, last: journal.entries.at(-1)?.when ?? 0 };
 }
 
@@ -27,9 +32,9 @@ function shippedDatabaseMigrations(): { count: number; last: number } {
  * True when the database already has every shipped database migration: then opening skips drizzle's
  * migrator, which re-reads every SQL file and issues DDL on each start (a CLI command should start fast).
  */
-function upToDate(row: { n?: unknown; m?: unknown } | undefined): boolean {
+function upToDate(row: unknown): boolean {
   const shipped = shippedDatabaseMigrations();
-  return !!row && Number(row.n) === shipped.count && Number(row.m) === shipped.last;
+  return !!row && Number(propertyOf(row, 'n')) === shipped.count && Number(propertyOf(row, 'm')) === shipped.last;
 }
 
 const appliedQuery = 'select count(*) as n, max(created_at) as m from drizzle.__drizzle_migrations';
@@ -64,7 +69,7 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
     const { drizzle } = await import('drizzle-orm/postgres-js');
     const url = options.databaseUrl;
     const client = postgres(url, { max: 10, onnotice: () => {} });
-    const db = drizzle(client, { schema }) as unknown as Db;
+    const db: Db = drizzle(client, { schema });
     return {
       db,
       driver: 'postgres',
@@ -74,7 +79,7 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
       },
       async migrateDatabase() {
         const applied = await client.unsafe(appliedQuery).then((rows) => rows[0], () => undefined);
-        if (upToDate(applied as { n?: unknown; m?: unknown } | undefined)) return;
+        if (upToDate(applied)) return;
         const { migrate: applyDatabaseMigrations } = await import('drizzle-orm/postgres-js/migrator');
         // A session lock on a one-connection client, so two processes never migrate at once.
         const single = postgres(url, { max: 1, onnotice: () => {} });
@@ -96,7 +101,7 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
     ? new PGlite(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {})
     : new PGlite(options.dataDir!);
   await client.waitReady;
-  const db = drizzle(client, { schema }) as unknown as Db;
+  const db: Db = drizzle(client, { schema });
   return {
     db,
     driver: 'pglite',
@@ -111,5 +116,5 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
     },
     async close() { await client.close(); },
     dump: () => client.dumpDataDir('gzip'),
-  } as DbHandle;
+  };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db } from '../db/client.js';
 import { webhookAttempts, webhookDeliveries, webhooks } from '../db/schema/index.js';
 import { rowsOf } from '../lib/rows.js';
@@ -102,12 +103,15 @@ export async function claimDueDeliveries(
     payload: r.payload,
     attemptCount: Number(r.attempt_count),
     url: r.url,
-    headers: typeof r.headers === 'string' ? JSON.parse(r.headers) as Record<string, string> : r.headers ?? {},
+    headers: typeof r.headers === 'string' ? storedHeaders.parse(JSON.parse(r.headers)) : r.headers ?? {},
     secret: r.secret,
     previousSecret: r.previous_secret,
     previousSecretExpiresAt: r.previous_secret_expires_at === null ? null : new Date(r.previous_secret_expires_at),
   }));
 }
+
+/** A webhook's custom headers, as stored (jsonb that a driver may hand back as text). */
+const storedHeaders = z.record(z.string(), z.string());
 
 interface ClaimRow {
   id: string;

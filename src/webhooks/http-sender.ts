@@ -2,6 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import type { Agent } from 'undici';
 import { classifyAddress } from './private-address.js';
+import { propertyOf } from '../lib/unknown-values.js';
 
 export interface WebhookRequest {
   url: string;
@@ -69,7 +70,7 @@ function allowedOnlyLookup(resolve: typeof dnsLookup, blockPrivate: boolean): Lo
       if (allowed.length === 0) {
         return callback(refusal(hostname, addresses.map((a) => a.address), blockPrivate) ?? new BlockedAddressError(hostname, [], true), '', 0);
       }
-      if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
+      if (options.all) return callback(null, allowed);
       const first = allowed[0]!;
       return callback(null, first.address, first.family);
     });
@@ -163,7 +164,7 @@ function describeError(e: unknown, signal: AbortSignal, timeoutMs: number): stri
   if (signal.aborted) return `timed out after ${timeoutMs} ms`;
   let cur: unknown = e;
   for (let depth = 0; cur && depth < 4; depth++) {
-    const err = cur as { code?: unknown; message?: unknown; cause?: unknown; name?: unknown };
+    const err = { code: propertyOf(cur, 'code'), message: propertyOf(cur, 'message'), cause: propertyOf(cur, 'cause'), name: propertyOf(cur, 'name') };
     if (err.name === 'BlockedAddressError' && typeof err.message === 'string') return `refused: ${err.message}`;
     if (typeof err.code === 'string' && err.code.startsWith('UND_ERR_') && err.code.includes('TIMEOUT')) {
       return `timed out after ${timeoutMs} ms`;

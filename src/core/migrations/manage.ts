@@ -145,7 +145,7 @@ export const migrationLogsOp = defineOperation({
   async run(ctx, input): Promise<MigrationLogView[]> {
     const row = await findMigration(ctx.db, ctx.project.id, input.id);
     const levels = typeof input.level === 'string' ? input.level.split(',').map((s) => s.trim()).filter(Boolean) : input.level;
-    const bad = levels?.filter((l) => !(logLevels as readonly string[]).includes(l)) ?? [];
+    const bad = levels?.filter((l) => !logLevels.some((level) => level === l)) ?? [];
     if (bad.length) {
       throw new CmsError('INVALID_QUERY', `Invalid query parameter level: ${bad.join(', ')} (use ${logLevels.join(', ')})`, { parameter: 'level', reason: 'unknown level' });
     }

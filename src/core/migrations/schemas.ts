@@ -15,7 +15,7 @@ export type MigrationStatus = (typeof migrationStatuses)[number];
 
 /** The states in which a runner is at work; pause is allowed only from these. */
 export const runningStatuses: readonly MigrationStatus[] = ['mapping', 'validating', 'importing'];
-export const isRunningStatus = (status: string): boolean => (runningStatuses as readonly string[]).includes(status);
+export const isRunningStatus = (status: string): boolean => runningStatuses.some((s) => s === status);
 
 export const logLevels = ['error', 'warning', 'info'] as const;
 export type LogLevel = (typeof logLevels)[number];

@@ -66,8 +66,8 @@ export interface StepOutput<R> {
 // Batch payloads, one per kind of write.
 
 const records = z.record(z.string(), z.unknown());
-/** Whole definitions; each is checked by the schema rules when it is applied. */
-const typeDefinitionInput = z.custom<TypeDefinition>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), 'must be a type definition');
+/** A whole definition as the runner made it; the schema rules check it when it is applied. */
+const typeDefinitionInput = z.object({ slug: z.string(), name: z.string(), fields: z.array(z.unknown()) });
 const entryKindSchema = z.enum(['page', 'item']);
 const skippedSchema = { code: z.string(), reason: z.string(), details: z.unknown().optional() };
 
@@ -528,8 +528,9 @@ async function createEntries(ctx: Ctx, write: EntriesWrite): Promise<EntriesWrit
 const placeholderPrefix = '@ref:';
 
 /** `{ _ref: "@ref:<key>", _type }` pointed at the entry of that key; dropped when there is none. */
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 function resolvePlaceholders(value: Record<string, unknown>, idOf: (key: string) => string | undefined, dropped: (key: string) => void): Record<string, unknown> {
-  const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
   const walk = (v: unknown): unknown => {
     if (isRecord(v) && typeof v._ref === 'string' && v._ref.startsWith(placeholderPrefix)) {
       const key = v._ref.slice(placeholderPrefix.length);
@@ -549,7 +550,8 @@ function resolvePlaceholders(value: Record<string, unknown>, idOf: (key: string)
     }
     return v;
   };
-  return walk(value) as Record<string, unknown>;
+  const out = walk(value);
+  return isRecord(out) ? out : {};
 }
 
 /** The second pass: references (now that every target exists), then publish as the source had it. */

@@ -3,7 +3,7 @@
 
 import type { MigrationLogLine, StoredMediaRef } from '../../core/migrations/index.js';
 import { collectMediaUrls } from './convert.js';
-import { rewriteHtmlMedia } from './entries.js';
+import { rewriteHtmlText } from './entries.js';
 import { makeUnique, toSlug } from './names.js';
 import type { SourceAuthor, SourceData, SourcePost } from './source.js';
 import type { MigrationSteps } from './steps.js';
@@ -96,7 +96,7 @@ export async function importBlog(deps: BlogImportDeps): Promise<void> {
       key: post.slug,
       title: clip(post.title.trim() || post.slug, 255),
       slug: makeUnique(clip(toSlug(post.slug, 'post'), 200).replace(/-+$/, ''), slugs, '-'),
-      body: rewriteHtmlMedia(post.body, fileUrlFor) as string,
+      body: rewriteHtmlText(post.body, fileUrlFor),
       summary: clip(post.summary, 5000),
       status: draft ? 'draft' as const : 'published' as const,
       publishedAt: draft ? null : validTime(post.published),

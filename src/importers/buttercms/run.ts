@@ -13,7 +13,7 @@ import {
   butterConfigSchema, migrationAbandon, runnerStoppedMessageFor,
   type ButterConfig, type MigrationLogLine, type MigrationRunRef, type MigrationView, type SchemaWrite, type StoredMediaRef,
 } from '../../core/migrations/index.js';
-import { checkSchemaSet, validateTypeDefinition, type TypeDefinition } from '../../core/schema/index.js';
+import { checkSchemaSet, validateTypeDefinition, type SchemaSet } from '../../core/schema/index.js';
 import type { Cms } from '../../runtime.js';
 import { importBlog, blogMediaUrls } from './blog.js';
 import { createButterClient, normaliseApiUrl, SourceRequestError, type ButterClient } from './client.js';
@@ -23,7 +23,7 @@ import { isMediaUrl } from './infer.js';
 import { mergeWithExisting, planImport, type ExistingSchema, type ImportPlan, type MergeResult, type SchemaKind } from './plan.js';
 import { readBlog, readSource, type SourceData } from './source.js';
 import { createMigrationSteps, Paused, type MigrationSteps } from './steps.js';
-import type { ImportWarning, SchemaField } from './types.js';
+import { fieldListOf, type ImportWarning, type SchemaField } from './types.js';
 
 export const mediaBatchSize = 50;
 /**
@@ -72,7 +72,7 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
   });
 
   try {
-    const migration = (await cms.run('migrations.get', { id: ref.id }, options)) as MigrationView;
+    const migration = await cms.run('migrations.get', { id: ref.id }, options);
     const parsed = butterConfigSchema.safeParse(migration.config);
     if (!parsed.success) throw new ImportFailure(`The stored config is invalid: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
     const config = parsed.data;
@@ -113,9 +113,10 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
 
     // ---- validating: infer the schema, meet the project's, check everything before any write.
     let plan = planImport(source, { mediaHosts });
-    const existing = (await cms.run('schema.pull', {}, options)) as ExistingSchema;
+    const pulled = await cms.run('schema.pull', {}, options);
+    const existing = toExistingSchema(pulled);
     const merge = mergeWithExisting(existing, plan);
-    const issues = checkMerged(existing, merge);
+    const issues = checkMerged(pulled, merge);
     const mediaUrls = collectAllMediaUrls(source, mediaHosts);
     const conversionWarnings: ImportWarning[] = [];
     // A dry run converts too (with stand-in ids), so its report shows what would be dropped.
@@ -141,9 +142,7 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
       throw new ImportFailure(`The imported schema does not fit the project's (${problems.length} problem${problems.length === 1 ? '' : 's'}; see the log); nothing was written`);
     }
 
-    const schemaWrite = (m: MergeResult): SchemaWrite => ({
-      components: m.write.components as TypeDefinition[], pageTypes: m.write.pageTypes as TypeDefinition[], collections: m.write.collections as TypeDefinition[],
-    });
+    const schemaWrite = (m: MergeResult): SchemaWrite => m.write;
     phase = 'importing';
     if (mode === 'schema_only') {
       // No files are read: a media URL's field type comes from its extension (none: image).
@@ -159,7 +158,7 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
     const media = await importMedia(client, mediaUrls, source, cms.config.maxUploadBytes, steps);
     const filed = planImport(source, { mediaHosts, mediaTypeOf: (url) => media.get(url)?.mimeType });
     const filedMerge = mergeWithExisting(existing, filed);
-    const filedProblems = [...filedMerge.conflicts, ...checkMerged(existing, filedMerge)];
+    const filedProblems = [...filedMerge.conflicts, ...checkMerged(pulled, filedMerge)];
     if (filedProblems.length) {
       await steps.record({ logs: filedProblems.map((p): MigrationLogLine => ({ level: 'error', message: p })) });
       throw new ImportFailure(`The imported schema does not fit the project's once the files are known (${filedProblems.length} problem${filedProblems.length === 1 ? '' : 's'}; see the log); the files were imported, nothing else was written`);
@@ -232,7 +231,7 @@ function describeFailure(e: unknown, signal: AbortSignal, phase: string, mode: s
   }
   if (e instanceof ImportFailure) return { message: e.message, ...(e.data ? { data: e.data } : {}) };
   if (isCmsError(e)) {
-    return { message: `${phase} failed: ${e.code}: ${e.message}. ${after}`, data: { phase, code: e.code, details: e.details as unknown } };
+    return { message: `${phase} failed: ${e.code}: ${e.message}. ${after}`, data: { phase, code: e.code, details: e.details } };
   }
   return { message: `${phase} failed: ${e instanceof Error ? e.message : String(e)}. ${after}`, data: { phase } };
 }
@@ -271,7 +270,7 @@ function retypedLogs(before: MergeResult, after: MergeResult): MigrationLogLine[
         lines.push({ level: 'info', message: `${path}.${field.name}: holds files that are not images, so it is a media field` });
       }
       if (old.type === 'repeater' && field.type === 'repeater') {
-        visit((old.options?.fields as SchemaField[] | undefined) ?? [], (field.options?.fields as SchemaField[] | undefined) ?? [], `${path}.${field.name}[]`);
+        visit(fieldListOf(old.options?.fields), fieldListOf(field.options?.fields), `${path}.${field.name}[]`);
       }
     }
   };
@@ -284,12 +283,25 @@ function retypedLogs(before: MergeResult, after: MergeResult): MigrationLogLine[
   return lines;
 }
 
-function checkMerged(existing: ExistingSchema, merge: MergeResult): string[] {
+/** The project's schema in the importer's terms (field options as plain records). */
+function toExistingSchema(set: SchemaSet): ExistingSchema {
+  const convert = (types: SchemaSet[SchemaKind]) => types.map((t) => ({
+    slug: t.slug,
+    name: t.name,
+    fields: t.fields.map((f): SchemaField => {
+      const { options, ...rest } = f;
+      return options ? { ...rest, options: { ...options } } : rest;
+    }),
+  }));
+  return { components: convert(set.components), pageTypes: convert(set.pageTypes), collections: convert(set.collections) };
+}
+
+function checkMerged(existing: SchemaSet, merge: MergeResult): string[] {
   const problems: string[] = [];
-  const next = {
-    components: [...existing.components] as TypeDefinition[],
-    pageTypes: [...existing.pageTypes] as TypeDefinition[],
-    collections: [...existing.collections] as TypeDefinition[],
+  const next: SchemaSet = {
+    components: [...existing.components],
+    pageTypes: [...existing.pageTypes],
+    collections: [...existing.collections],
   };
   const given = new Set<string>();
   for (const kind of ['components', 'pageTypes', 'collections'] as const) {

@@ -198,7 +198,7 @@ export async function readSource(client: ButterClient, options: ReadSourceOption
     warnings,
   };
   const queue: Task[] = [
-    ...(options.skipPages ? [] : [{ kind: 'singles' } as Task]),
+    ...(options.skipPages ? [] : [{ kind: 'singles' } satisfies Task]),
     ...data.pageTypes.configured.map((type): Task => ({ kind: 'pageType', type, origin: 'configured' })),
     ...data.collectionKeys.configured.map((key): Task => ({ kind: 'collection', key, origin: 'configured' })),
     ...(data.blogRead ? blogTasks() : []),

@@ -10,6 +10,17 @@ export interface SchemaField {
   options?: Record<string, unknown>;
 }
 
+/** The fields of a repeater's options (or none, when they are not a list of fields). */
+export function fieldListOf(value: unknown): SchemaField[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter((f): f is SchemaField =>
+    typeof f === 'object' && f !== null && typeof Reflect.get(f, 'name') === 'string' && typeof Reflect.get(f, 'type') === 'string');
+}
+
+/** The strings of a list option (a picker's allowed components). */
+export const stringListOf = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((s): s is string => typeof s === 'string') : [];
+
 export interface ComponentDefinition {
   slug: string;
   name: string;
