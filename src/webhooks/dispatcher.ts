@@ -11,7 +11,7 @@ import type { Clock, Logger } from '../core/context.js';
 import { createHttpSender, type WebhookResponse, type WebhookSender } from './http-sender.js';
 import { signBody, standardSignature } from './signature.js';
 
-/** Retries after the 1st … 5th failure; the 6th attempt failing exhausts the delivery (decisions §9). */
+/** Retries after the 1st … 5th failure; the 6th attempt failing exhausts the delivery (docs/webhooks.md). */
 export const retryScheduleMs = [60_000, 5 * 60_000, 15 * 60_000, 60 * 60_000, 4 * 60 * 60_000] as const;
 export const defaultTimeoutMs = 30_000;
 export const defaultConcurrency = 16;

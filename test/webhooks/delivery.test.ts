@@ -13,7 +13,7 @@ import { closedPort, ok, startReceiver, type Receiver } from './receiver.js';
 const minute = 60_000;
 const hour = 60 * minute;
 
-/** The receiver's side of decisions §9, written out independently of the dispatcher's code. */
+/** The receiver's side of the signature rules (docs/webhooks.md), written out independently of the dispatcher's code. */
 const expectedSignature = (secret: string, raw: Buffer) => 'sha256=' + createHmac('sha256', secret).update(raw).digest('hex');
 const standardSignatures = (secret: string, id: string, ts: string, raw: Buffer) =>
   'v1,' + createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64')).update(`${id}.${ts}.`).update(raw).digest('base64');
@@ -245,7 +245,7 @@ describe('webhook delivery', () => {
           error: expect.stringMatching(/^refused: .*a link-local or cloud metadata address \(always refused\)$/),
         })]);
       }
-      // Loopback stays allowed by default (decisions §9): the mixed name reached 127.0.0.1.
+      // Loopback stays allowed by default (only CMS_WEBHOOK_BLOCK_PRIVATE refuses it): the mixed name reached 127.0.0.1.
       expect(r.received).toHaveLength(1);
       expect((await deliveries(mixed.id))[0]).toMatchObject({ status: 'success' });
 

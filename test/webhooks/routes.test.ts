@@ -29,7 +29,7 @@ for (const [door, open] of doors) {
     const call = async (cookie: string, method: string, path: string, body?: unknown) => {
       const res = await http.fetch(path, {
         method,
-        // The CSRF rule of decisions §8: cookie-authenticated writes are JSON, with or without a body.
+        // The CSRF rule: cookie-authenticated writes are JSON, with or without a body.
         headers: { cookie, ...(method === 'GET' ? {} : { 'content-type': 'application/json' }) },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });

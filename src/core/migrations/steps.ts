@@ -457,7 +457,7 @@ async function applySchema(ctx: Ctx, write: SchemaWrite): Promise<SchemaWriteRes
 const skippableUpload = new Set(['VALIDATION_FAILED', 'PAYLOAD_TOO_LARGE']);
 
 /**
- * Stores downloaded files. Media is matched by the SHA-256 of its bytes (decisions §10): bytes
+ * Stores downloaded files. Media is matched by the SHA-256 of its bytes: bytes
  * already in the project, from this import or an earlier one, reuse that media.
  */
 async function storeMedia(ctx: Ctx, write: MediaWrite): Promise<MediaWriteResult> {
@@ -586,7 +586,7 @@ async function importBlogTerms(ctx: Ctx, write: BlogTermsWrite): Promise<BlogTer
   for (const { list, table, op, out } of kinds) {
     for (const term of list) {
       if (out[term.slug]) continue;
-      // Matched by slug, also across imports (decisions §10).
+      // Matched by slug, also across imports: a second import reuses the terms of the first.
       const [existing] = await ctx.db.select({ id: table.id }).from(table)
         .where(and(eq(table.projectId, ctx.project.id), eq(table.slug, term.slug)));
       if (existing) {
@@ -604,7 +604,7 @@ async function importBlogTerms(ctx: Ctx, write: BlogTermsWrite): Promise<BlogTer
 
 const lower = (s: string) => s.trim().toLowerCase();
 
-/** Authors are matched against the project's, by email, then slug, then name (decisions §10). */
+/** Authors are matched against the project's, by email, then slug, then name, so imports never duplicate one. */
 async function importBlogAuthors(ctx: Ctx, write: BlogAuthorsWrite): Promise<BlogAuthorsWriteResult> {
   const result: BlogAuthorsWriteResult = { ids: {}, created: 0, matched: [], skipped: [] };
   const create = authorOperations['blog.authors.create'];

@@ -1,4 +1,4 @@
-// The ButterCMS read API as the importer uses it (buttercms-api.md): the read token as the
+// The ButterCMS read API as the importer uses it: the read token as the
 // `auth_token` query parameter, page-number paging that follows `meta.next_page`, and at least
 // 100 ms between two requests as the source sees them (the contract's migration limit), media
 // downloads included. Nothing is retried: the contract allows no retries, so a failure ends the

@@ -1,7 +1,7 @@
 // Schema inference for ButterCMS content.
-// ButterCMS exposes no field metadata (buttercms-api.md §2), so every page type, collection and
+// ButterCMS's read API exposes no field metadata, so every page type, collection and
 // component schema is reconstructed from delivered values: each sample value is classified on its
-// own, then all observations of a field are united (contract, Migration behaviour rule 2).
+// own, then all observations of a field are united (docs/migrating-from-buttercms.md).
 
 import { defaultImageMimeTypes } from '../../core/schema/media-types.js';
 import { humanize, makeUnique, toFieldName, toKebabCase, toSlug } from './names.js';
@@ -136,7 +136,7 @@ export function isPageObject(
   );
 }
 
-/** A component-picker element has exactly `type` and `fields` (buttercms-api.md §4). */
+/** A component-picker element, as ButterCMS delivers it, has exactly `type` and `fields`. */
 export function isPickerInstance(value: unknown): value is { type: string; fields: Record<string, unknown> } {
   if (!isPlainObject(value)) return false;
   const keys = Object.keys(value);

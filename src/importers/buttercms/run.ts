@@ -1,5 +1,5 @@
-// One ButterCMS migration, from start to its last state (contract: Migration status, decisions
-// §10): mapping (read and discover the source), validating (infer and check the schema; a dry run
+// One ButterCMS migration, from start to its last state (docs/migrating-from-buttercms.md):
+// mapping (read and discover the source), validating (infer and check the schema; a dry run
 // ends here with its report), importing (media in batches of 50, then the schema, knowing which
 // fields hold files other than images; collection items and pages in two passes, the blog),
 // completed. Source requests never happen inside a transaction:

@@ -1,5 +1,5 @@
 // Reads a whole ButterCMS account through the read API, discovering what the API cannot list
-// (decisions §10): single pages, the configured page types and collections, the blog, and every
+// (it has no endpoint that lists page types or collections): single pages, the configured page types and collections, the blog, and every
 // page type and collection met inside content (page types of referenced pages, collection keys
 // of `/v2/content/?keys=` reference URIs), until nothing new turns up.
 //

@@ -1,6 +1,5 @@
-// Local stand-ins for shapes owned elsewhere. The real schema module (src/core/schema) is being
-// written in parallel; these mirror the contract's "Schema field definition" closely enough that the
-// importer can hand its output over without conversion once that module lands.
+// The importer's own view of schema shapes: looser than the core's (src/core/schema), because
+// inferred fields are built up step by step; the schema rules check them when they are written.
 
 export interface SchemaField {
   name: string;
