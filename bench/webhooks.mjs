@@ -30,8 +30,8 @@ export async function runWebhookBench(options = {}) {
   const limitMs = options.limitMs ?? 55_000;
   const log = options.log ?? (() => {});
 
-  const [{ loadConfig }, { createDb }, { createCms }, { defineOperation }, { startJobs }, { createWebhookJobs }] = await Promise.all([
-    dist('config.js'), dist('db/client.js'), dist('runtime.js'), dist('core/operation.js'), dist('jobs.js'), dist('webhooks/jobs.js'),
+  const [{ loadConfig }, { createDb }, { createCms }, { defineOperation }, { startJobs }, { webhookJobs }] = await Promise.all([
+    dist('config.js'), dist('db/client.js'), dist('runtime.js'), dist('core/operation.js'), dist('background-jobs.js'), dist('webhooks/delivery-jobs.js'),
   ]);
 
   // The receiver: counts deliveries by id and notes when the last one arrived.
@@ -95,7 +95,7 @@ export async function runWebhookBench(options = {}) {
         }
       },
     });
-    jobs = startJobs(cms, createWebhookJobs()(cms));
+    jobs = startJobs(cms, webhookJobs(cms));
     log(`${driver}: ${events} events × ${hookCount} webhooks = ${deliveries} deliveries, ${perWrite} events per write`);
 
     const t0 = performance.now();

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { isSlug, slugPattern } from './lib/slug.js';
+import { errorMessage } from './lib/unknown-values.js';
 
 export const configFileName = 'cms.config.json';
 
@@ -76,6 +77,11 @@ export interface CmsConfig {
 
 /** Ten seconds: long enough for a receiver that answers, short enough for a process manager. */
 export const defaultShutdownGraceMs = 10_000;
+const defaultMaxUploadBytes = 50 * 1024 * 1024;
+const defaultRateLimit = (): { requests: number; windowSeconds: number } => ({ requests: 6000, windowSeconds: 60 });
+
+const defaultBaseUrl = (host: string, port: number) =>
+  `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host}:${port}`;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -114,13 +120,13 @@ export function loadConfig(options: LoadConfigOptions = {}): CmsConfig {
     try {
       text = readFileSync(file, 'utf8');
     } catch (e) {
-      throw new ConfigError(`Cannot read the config file ${file}: ${(e as Error).message}`);
+      throw new ConfigError(`Cannot read the config file ${file}: ${errorMessage(e)}`);
     }
     let raw: unknown;
     try {
       raw = JSON.parse(text);
     } catch (e) {
-      throw new ConfigError(`${file} is not valid JSON: ${(e as Error).message}`);
+      throw new ConfigError(`${file} is not valid JSON: ${errorMessage(e)}`);
     }
     const result = configFileSchema.safeParse(raw);
     if (!result.success) {
@@ -140,8 +146,8 @@ export function loadConfig(options: LoadConfigOptions = {}): CmsConfig {
   if (env.CMS_BASE_URL && !z.url().safeParse(env.CMS_BASE_URL).success) {
     throw new ConfigError(`CMS_BASE_URL must be an absolute URL like https://cms.example.com, got ${env.CMS_BASE_URL}`);
   }
-  const baseUrl = (env.CMS_BASE_URL || parsed.baseUrl || `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, '');
-  const maxUpload = env.CMS_MAX_UPLOAD_BYTES ? Number(env.CMS_MAX_UPLOAD_BYTES) : parsed.media?.maxUploadBytes ?? 50 * 1024 * 1024;
+  const baseUrl = (env.CMS_BASE_URL || parsed.baseUrl || defaultBaseUrl(host, port)).replace(/\/+$/, '');
+  const maxUpload = env.CMS_MAX_UPLOAD_BYTES ? Number(env.CMS_MAX_UPLOAD_BYTES) : parsed.media?.maxUploadBytes ?? defaultMaxUploadBytes;
   if (!Number.isSafeInteger(maxUpload) || maxUpload <= 0) {
     throw new ConfigError(`CMS_MAX_UPLOAD_BYTES must be a positive number of bytes, got ${env.CMS_MAX_UPLOAD_BYTES}`);
   }
@@ -152,7 +158,7 @@ export function loadConfig(options: LoadConfigOptions = {}): CmsConfig {
   }
   const rateLimit = env.CMS_RATE_LIMIT
     ? parseRateLimit(env.CMS_RATE_LIMIT)
-    : parsed.server?.rateLimit === undefined ? { requests: 6000, windowSeconds: 60 } : parsed.server.rateLimit;
+    : parsed.server?.rateLimit === undefined ? defaultRateLimit() : parsed.server.rateLimit;
   const shutdownGraceMs = env.CMS_SHUTDOWN_GRACE_MS ? Number(env.CMS_SHUTDOWN_GRACE_MS) : parsed.server?.shutdownGraceMs ?? defaultShutdownGraceMs;
   if (!Number.isSafeInteger(shutdownGraceMs) || shutdownGraceMs < 0) {
     throw new ConfigError(`CMS_SHUTDOWN_GRACE_MS must be a number of milliseconds (0 or more), got ${env.CMS_SHUTDOWN_GRACE_MS}`);
@@ -189,6 +195,61 @@ export function loadConfig(options: LoadConfigOptions = {}): CmsConfig {
     maxUploadBytes: maxUpload,
     shutdownGraceMs,
     webhookBlockPrivate,
+  };
+}
+
+/**
+ * What a program may hand `createCms` (the Local API): any part of the configuration, the rest
+ * taken from the defaults below. Unlike `loadConfig`, nothing is read from a config file or the
+ * environment. `databaseUrl`: a postgres:// URL, `memory://` for an embedded database that lives
+ * as long as the engine, or nothing for the embedded database in `<dataDir>/db`.
+ */
+export type CmsConfigInput = Partial<CmsConfig>;
+
+/** Every member of a configuration: `isCmsConfig` tells a complete one from a partial one. */
+const configMembers: Record<keyof CmsConfig, true> = {
+  rootDir: true, configFile: true, project: true, createProject: true, dataDir: true, schemasDir: true, databaseUrl: true,
+  baseUrl: true, baseUrlSet: true, port: true, host: true, cache: true, corsOrigin: true, rateLimit: true, trustProxy: true,
+  maxUploadBytes: true, shutdownGraceMs: true, webhookBlockPrivate: true,
+};
+
+/** True for a complete configuration (what `loadConfig` makes), which is used as it is. */
+export function isCmsConfig(input: CmsConfigInput): input is CmsConfig {
+  return Object.keys(configMembers).every((key) => key in input);
+}
+
+/**
+ * A complete configuration from a partial one, with the defaults of a fresh folder: project
+ * `default` (made on first use), data in `<rootDir>/.cms`, `rootDir` the working folder.
+ */
+export function resolveConfig(input: CmsConfigInput = {}): CmsConfig {
+  if (isCmsConfig(input)) return input;
+  const rootDir = resolve(input.rootDir ?? process.cwd());
+  const project = input.project ?? 'default';
+  if (!isSlug(project)) {
+    throw new ConfigError(`project must be a project slug (lowercase letters, digits and single hyphens, like my-site), got "${project}"`);
+  }
+  const host = input.host ?? '127.0.0.1';
+  const port = input.port ?? 3000;
+  return {
+    rootDir,
+    configFile: input.configFile ?? null,
+    project,
+    createProject: input.createProject ?? true,
+    dataDir: resolve(rootDir, input.dataDir ?? '.cms'),
+    schemasDir: resolve(rootDir, input.schemasDir ?? 'schemas'),
+    databaseUrl: input.databaseUrl,
+    baseUrl: (input.baseUrl ?? defaultBaseUrl(host, port)).replace(/\/+$/, ''),
+    baseUrlSet: input.baseUrlSet ?? input.baseUrl !== undefined,
+    port,
+    host,
+    cache: input.cache ?? true,
+    corsOrigin: input.corsOrigin ?? '*',
+    rateLimit: input.rateLimit === undefined ? defaultRateLimit() : input.rateLimit,
+    trustProxy: input.trustProxy ?? null,
+    maxUploadBytes: input.maxUploadBytes ?? defaultMaxUploadBytes,
+    shutdownGraceMs: input.shutdownGraceMs ?? defaultShutdownGraceMs,
+    webhookBlockPrivate: input.webhookBlockPrivate ?? false,
   };
 }
 

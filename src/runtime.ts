@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { CmsConfig } from './config.js';
+import { resolveConfig, type CmsConfig, type CmsConfigInput } from './config.js';
 import { join } from 'node:path';
 import { createDb, isPostgresUrl, type Db, type DbHandle } from './db/client.js';
 import { makePrivateFolder, securePrivateTree } from './db/private-folder.js';
@@ -15,6 +15,8 @@ import { writeOutbox } from './core/webhooks/outbox.js';
 import { findStoredResponse, storeResponse, type IdempotencyScope } from './core/idempotency.js';
 import { createDiskMediaFiles } from './media/files.js';
 import { createMigrationRunner } from './importers/runner.js';
+import { createWebhookDispatcher } from './webhooks/dispatcher.js';
+import { propertyOf } from './lib/unknown-values.js';
 
 export interface RunOptions {
   actor: Actor;
@@ -62,7 +64,11 @@ export interface IdempotentResult {
 export interface CreateCmsOptions {
   clock?: Clock;
   log?: Logger;
-  services?: Services;
+  /**
+   * Ports handed in instead of the engine's own (a test's media store or dispatcher). The engine
+   * closes them with itself, as it does its own.
+   */
+  services?: Partial<Services>;
   /** Reuse an open database (tests share one PGlite between engines). */
   handle?: DbHandle;
 }
@@ -73,7 +79,7 @@ export interface Cms {
   readonly handle: DbHandle;
   readonly clock: Clock;
   readonly log: Logger;
-  readonly services: Services;
+  readonly services: Readonly<Services>;
   readonly events: EventEmitter<CmsEvents>;
   /** Runs an operation by name: the input is typed as the operation's, and so is the answer. */
   run<N extends OperationName>(name: N, input: InputOf<N>, options: RunOptions): Promise<OutputOf<N>>;
@@ -105,15 +111,24 @@ export const consoleLogger: Logger = {
   error: (m, d) => console.error(`[cms] error: ${m}`, d ?? ''),
 };
 
+/** `databaseUrl` for an embedded database kept in memory (gone when the engine closes). */
+export const inMemoryDatabaseUrl = 'memory://';
+
 const contentChannel = 'cms_content_changed';
 const keysChannel = 'cms_keys_changed';
 
-/** The composition root: one engine that both doors (CLI and HTTP) call into. */
-export async function createCms(config: CmsConfig, options: CreateCmsOptions = {}): Promise<Cms> {
+/**
+ * The composition root: one engine that both doors (CLI and HTTP) call into, and the Local API
+ * (docs/local-api.md). `input` is a configuration (`loadConfig`'s, used as it is) or any part of
+ * one, the rest from the defaults (`resolveConfig`).
+ */
+export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOptions = {}): Promise<Cms> {
+  const config = resolveConfig(input);
   const log = options.log ?? silentLogger;
   // The data folder holds password hashes and webhook secrets: the owner's only. A folder made
   // by an older version (or by hand) is tightened here, with a warning.
-  const embeddedDir = !options.handle && !isPostgresUrl(config.databaseUrl) ? join(config.dataDir, 'db') : null;
+  const inMemory = config.databaseUrl === inMemoryDatabaseUrl;
+  const embeddedDir = !options.handle && !inMemory && !isPostgresUrl(config.databaseUrl) ? join(config.dataDir, 'db') : null;
   const loosened = securePrivateTree(config.dataDir, { files: false });
   if (embeddedDir) {
     makePrivateFolder(config.dataDir);
@@ -124,10 +139,10 @@ export async function createCms(config: CmsConfig, options: CreateCmsOptions = {
     securePrivateTree(config.dataDir);
     log.warn(`The data folder ${config.dataDir} could be read by other users of this machine; it is now private (folders 0700, files 0600)`, { folders: loosened.length });
   }
-  const handle = options.handle ?? (await createDb({ databaseUrl: config.databaseUrl, dataDir: embeddedDir ?? undefined }));
+  const handle = options.handle ?? (await createDb({ databaseUrl: config.databaseUrl, dataDir: inMemory ? inMemoryDatabaseUrl : embeddedDir ?? undefined }));
   const ownsHandle = !options.handle;
   try {
-    await handle.migrate();
+    await handle.migrateDatabase();
   } catch (e) {
     if (ownsHandle) await handle.close().catch(() => {});
     throw e;
@@ -136,17 +151,21 @@ export async function createCms(config: CmsConfig, options: CreateCmsOptions = {
   if (embeddedDir) securePrivateTree(embeddedDir);
   const db = handle.db;
   const clock = options.clock ?? systemClock;
-  // Media files live on the disk unless the caller hands in another store; migrations run in
-  // this process unless the caller hands in another runner.
+  // Built once here, from the configuration, unless the caller hands in its own: media files
+  // live on the disk, migrations run in this process, webhooks go out through one dispatcher
+  // (which `cms serve` drives and `cms webhooks process` runs once).
   let engine: Cms | undefined;
-  const services: Services = {
-    mediaFiles: createDiskMediaFiles(config.dataDir + '/media'),
-    migrationRunner: createMigrationRunner(() => {
+  const services: Readonly<Services> = Object.freeze({
+    mediaFiles: options.services?.mediaFiles ?? createDiskMediaFiles(join(config.dataDir, 'media')),
+    migrationRunner: options.services?.migrationRunner ?? createMigrationRunner(() => {
       if (!engine) throw new Error('the engine is not ready yet');
       return engine;
     }),
-    ...options.services,
-  };
+    webhooks: options.services?.webhooks ?? createWebhookDispatcher({ db, clock, log }, {
+      blockPrivate: config.webhookBlockPrivate,
+      shutdownGraceMs: config.shutdownGraceMs,
+    }),
+  });
   const events = new EventEmitter<CmsEvents>();
   events.setMaxListeners(100);
   const bySlug = new Map<string, ProjectRef>();
@@ -214,9 +233,9 @@ export async function createCms(config: CmsConfig, options: CreateCmsOptions = {
     let result: unknown;
     try {
       result = await db.transaction(async (tx) => {
-        const out = await op.run(makeCtx(tx as unknown as Db, project, actor, unit), parsed);
-        if (runOptions.beforeCommit) await runOptions.beforeCommit(tx as unknown as Db, out);
-        if (unit.changed) await bumpRevision(tx as unknown as Db, project.id);
+        const out = await op.run(makeCtx(tx, project, actor, unit), parsed);
+        if (runOptions.beforeCommit) await runOptions.beforeCommit(tx, out);
+        if (unit.changed) await bumpRevision(tx, project.id);
         if (unit.keys && handle.driver === 'postgres') await tx.execute(sql`select pg_notify(${keysChannel}, ${project.id})`);
         return out;
       });
@@ -253,7 +272,7 @@ export async function createCms(config: CmsConfig, options: CreateCmsOptions = {
       clock,
       log,
       services,
-      settings: { baseUrl: config.baseUrl, mediaDir: config.dataDir + '/media', maxUploadBytes: config.maxUploadBytes },
+      settings: { baseUrl: config.baseUrl, maxUploadBytes: config.maxUploadBytes },
       async emit(kind, data) {
         const u = needUnit('emit');
         const rows = await writeOutbox(dbOrTx, project.id, kind, data, clock.now());
@@ -313,7 +332,7 @@ export async function createCms(config: CmsConfig, options: CreateCmsOptions = {
           if (theirs) return { ...theirs, replayed: true };
           const failure = idem.storedFailure(e);
           if (failure) {
-            await db.transaction((tx) => storeResponse(tx as unknown as Db, idem.scope, failure, clock.now())).catch(() => {});
+            await db.transaction((tx) => storeResponse(tx, idem.scope, failure, clock.now())).catch(() => {});
           }
         }
         throw e;
@@ -341,8 +360,9 @@ export async function createCms(config: CmsConfig, options: CreateCmsOptions = {
     async close() {
       if (closed) return;
       closed = true;
-      // Running migrations are marked failed (with a log line) while the database is still open.
-      await (services.migrationRunner as { stop?: () => Promise<void> } | undefined)?.stop?.();
+      // Running migrations are marked failed (with a log line), and webhook attempts in flight
+      // finish or are handed back, while the database is still open.
+      await Promise.allSettled([services.migrationRunner.stop(), services.webhooks.close()]);
       events.removeAllListeners();
       if (unlisten) await unlisten().catch(() => {});
       if (ownsHandle) await handle.close();
@@ -372,15 +392,17 @@ export function translateDbError(e: unknown): unknown {
 function findPgError(e: unknown): { code?: string; constraint?: string; message?: string } | null {
   let cur: unknown = e;
   for (let depth = 0; cur && depth < 4; depth++) {
-    const obj = cur as { code?: unknown; constraint?: unknown; constraint_name?: unknown; message?: unknown; cause?: unknown };
-    if (typeof obj.code === 'string' && /^[0-9A-Z]{5}$/.test(obj.code)) {
+    const code = propertyOf(cur, 'code');
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) {
+      const constraint = propertyOf(cur, 'constraint') ?? propertyOf(cur, 'constraint_name');
+      const message = propertyOf(cur, 'message');
       return {
-        code: obj.code,
-        constraint: typeof obj.constraint === 'string' ? obj.constraint : typeof obj.constraint_name === 'string' ? obj.constraint_name : undefined,
-        message: typeof obj.message === 'string' ? obj.message : undefined,
-      } as { code?: string; constraint?: string; message?: string };
+        code,
+        ...(typeof constraint === 'string' ? { constraint } : {}),
+        ...(typeof message === 'string' ? { message } : {}),
+      };
     }
-    cur = obj.cause;
+    cur = propertyOf(cur, 'cause');
   }
   return null;
 }

@@ -187,7 +187,7 @@ describe('dependency rules', () => {
 });
 
 describe('migrations', () => {
-  const journal = JSON.parse(readFileSync(join(root, 'migrations/meta/_journal.json'), 'utf8')) as {
+  const journal = JSON.parse(readFileSync(join(root, 'db-migrations/meta/_journal.json'), 'utf8')) as {
     entries: Array<{ idx: number; when: number; tag: string }>;
   };
 
@@ -200,9 +200,9 @@ describe('migrations', () => {
   });
 
   it('every journal entry has its SQL file, and every SQL file is in the journal', () => {
-    const missing = journal.entries.filter((e) => !existsSync(join(root, 'migrations', `${e.tag}.sql`))).map((e) => e.tag);
+    const missing = journal.entries.filter((e) => !existsSync(join(root, 'db-migrations', `${e.tag}.sql`))).map((e) => e.tag);
     expect(missing).toEqual([]);
-    const sql = readdirSync(join(root, 'migrations')).filter((n) => n.endsWith('.sql')).map((n) => n.replace(/\.sql$/, ''));
+    const sql = readdirSync(join(root, 'db-migrations')).filter((n) => n.endsWith('.sql')).map((n) => n.replace(/\.sql$/, ''));
     expect(sql.sort()).toEqual(journal.entries.map((e) => e.tag).sort());
   });
 });

@@ -44,7 +44,7 @@ export async function serve(config: CmsConfig, io: Io, globals: GlobalOptions): 
     cleanup.push(() => server.close());
     // With port 0 (or no base URL configured) links and the CSRF origin check follow the real address.
     if (!config.baseUrlSet) config.baseUrl = server.url;
-    const { startJobs } = await import('../jobs.js');
+    const { startJobs } = await import('../background-jobs.js');
     const jobs = startJobs(cms);
     // Stopped after the server: requests in flight may still enqueue work, which the last pass sees.
     cleanup.splice(1, 0, () => jobs.stop());

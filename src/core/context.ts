@@ -1,5 +1,8 @@
 import type { Db } from '../db/client.js';
 import type { Actor } from './actor.js';
+import type { MediaFiles } from './media/storage.js';
+import type { MigrationRunner } from './migrations/port.js';
+import type { WebhookDispatcher } from './webhooks/port.js';
 
 export interface Clock {
   now(): Date;
@@ -28,18 +31,22 @@ export type EventKind = (typeof eventKinds)[number];
 export interface CoreSettings {
   /** Public base URL, used for media file URLs. */
   baseUrl: string;
-  /** Folder for media files (per project below it). */
-  mediaDir: string;
   /** Largest accepted upload in bytes. */
   maxUploadBytes: number;
 }
 
 /**
- * Ports the core reaches the outside through. Implementations live outside core/
- * (webhooks/, importers/, media storage) and are handed in by the runtime.
+ * Ports the core reaches the outside through. Implementations live outside core/ (src/media/,
+ * src/importers/, src/webhooks/); `createCms` builds each one once from the configuration (a
+ * caller may hand in its own) and they never change while the engine runs.
  */
 export interface Services {
-  [name: string]: unknown;
+  /** The media store: where uploaded files are written, read and removed. */
+  mediaFiles: MediaFiles;
+  /** Runs ButterCMS migrations in the background of this process. */
+  migrationRunner: MigrationRunner;
+  /** Sends the webhook deliveries of the outbox (`cms serve` drives it; `cms webhooks process` runs one pass). */
+  webhooks: WebhookDispatcher;
 }
 
 export interface Ctx {

@@ -5,28 +5,36 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makePrivateFolder } from './private-folder.js';
 import * as schema from './schema/index.js';
+import { propertyOf } from '../lib/unknown-values.js';
+import { z } from 'zod';
 
-/** The SQL migrations drizzle-kit wrote, shipped with the package beside dist/. */
-export const migrationsFolder = fileURLToPath(new URL('../../migrations', import.meta.url));
+/**
+ * The database migrations (SQL schema upgrades) drizzle-kit wrote, shipped with the package
+ * beside dist/. Not to be confused with ButterCMS migrations (imports), src/core/migrations.
+ */
+export const databaseMigrationsFolder = fileURLToPath(new URL('../../db-migrations', import.meta.url));
 
 export type Schema = typeof schema;
 /** The one database type of the whole code base, whichever driver is behind it. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
 
-/** The newest migration shipped, and how many there are, from drizzle-kit's journal. */
-function shippedMigrations(): { count: number; last: number } {
-  const journal = JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: Array<{ when: number }> };
+/** What this code reads of drizzle-kit's journal. */
+const journalSchema = z.object({ entries: z.array(z.object({ when: z.number() })) });
+
+/** The newest database migration shipped, and how many there are, from drizzle-kit's journal. */
+function shippedDatabaseMigrations(): { count: number; last: number } {
+  const journal = journalSchema.parse(JSON.parse(readFileSync(join(databaseMigrationsFolder, 'meta', '_journal.json'), 'utf8')));
   return { count: journal.entries.length, last: journal.entries.at(-1)?.when ?? 0 };
 }
 
 /**
- * True when the database already has every shipped migration: then opening skips drizzle's
+ * True when the database already has every shipped database migration: then opening skips drizzle's
  * migrator, which re-reads every SQL file and issues DDL on each start (a CLI command should start fast).
  */
-function upToDate(row: { n?: unknown; m?: unknown } | undefined): boolean {
-  const shipped = shippedMigrations();
-  return !!row && Number(row.n) === shipped.count && Number(row.m) === shipped.last;
+function upToDate(row: unknown): boolean {
+  const shipped = shippedDatabaseMigrations();
+  return !!row && Number(propertyOf(row, 'n')) === shipped.count && Number(propertyOf(row, 'm')) === shipped.last;
 }
 
 const appliedQuery = 'select count(*) as n, max(created_at) as m from drizzle.__drizzle_migrations';
@@ -36,8 +44,8 @@ export interface DbHandle {
   driver: 'pglite' | 'postgres';
   /** Subscribes to a NOTIFY channel; returns the unsubscribe function. */
   listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
-  /** Applies the shipped SQL migrations; safe when several processes open one database at once. */
-  migrate(): Promise<void>;
+  /** Applies the shipped database migrations (schema upgrades); safe when several processes open one database at once. */
+  migrateDatabase(): Promise<void>;
   close(): Promise<void>;
   /** PGlite only: the data folder as a tarball. */
   dump?(): Promise<Blob>;
@@ -61,7 +69,7 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
     const { drizzle } = await import('drizzle-orm/postgres-js');
     const url = options.databaseUrl;
     const client = postgres(url, { max: 10, onnotice: () => {} });
-    const db = drizzle(client, { schema }) as unknown as Db;
+    const db: Db = drizzle(client, { schema });
     return {
       db,
       driver: 'postgres',
@@ -69,15 +77,15 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
         const sub = await client.listen(channel, onMessage);
         return async () => { await sub.unlisten(); };
       },
-      async migrate() {
+      async migrateDatabase() {
         const applied = await client.unsafe(appliedQuery).then((rows) => rows[0], () => undefined);
-        if (upToDate(applied as { n?: unknown; m?: unknown } | undefined)) return;
-        const { migrate } = await import('drizzle-orm/postgres-js/migrator');
+        if (upToDate(applied)) return;
+        const { migrate: applyDatabaseMigrations } = await import('drizzle-orm/postgres-js/migrator');
         // A session lock on a one-connection client, so two processes never migrate at once.
         const single = postgres(url, { max: 1, onnotice: () => {} });
         try {
           await single`select pg_advisory_lock(7263541)`;
-          await migrate(drizzle(single, { schema }), { migrationsFolder });
+          await applyDatabaseMigrations(drizzle(single, { schema }), { migrationsFolder: databaseMigrationsFolder });
         } finally {
           await single.end({ timeout: 5 });
         }
@@ -93,20 +101,20 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
     ? new PGlite(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {})
     : new PGlite(options.dataDir!);
   await client.waitReady;
-  const db = drizzle(client, { schema }) as unknown as Db;
+  const db: Db = drizzle(client, { schema });
   return {
     db,
     driver: 'pglite',
     async listen(channel, onMessage) {
       return client.listen(channel, onMessage);
     },
-    async migrate() {
+    async migrateDatabase() {
       const applied = await client.query<{ n: unknown; m: unknown }>(appliedQuery).then((r) => r.rows[0], () => undefined);
       if (upToDate(applied)) return;
-      const { migrate } = await import('drizzle-orm/pglite/migrator');
-      await migrate(drizzle(client, { schema }), { migrationsFolder });
+      const { migrate: applyDatabaseMigrations } = await import('drizzle-orm/pglite/migrator');
+      await applyDatabaseMigrations(drizzle(client, { schema }), { migrationsFolder: databaseMigrationsFolder });
     },
     async close() { await client.close(); },
     dump: () => client.dumpDataDir('gzip'),
-  } as DbHandle;
+  };
 }

@@ -8,6 +8,7 @@ import { hostname } from 'node:os';
 import type { Dispatcher } from 'undici';
 import { migrationHeartbeat, type MigrationRunner, type MigrationRunRef } from '../core/migrations/index.js';
 import type { Cms } from '../runtime.js';
+import { propertyOf } from '../lib/unknown-values.js';
 
 export interface MigrationRunnerOptions {
   /** Least time between source requests; the default is the contract's 100 ms (tests lower it). */
@@ -34,7 +35,7 @@ function isProcessAlive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+    return propertyOf(e, 'code') === 'EPERM';
   }
 }
 

@@ -1,7 +1,9 @@
 import { createHash, randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
-import { promisify } from 'node:util';
 
-const scrypt = promisify(scryptCb) as (password: string, salt: Buffer, keylen: number, options: { N: number; r: number; p: number }) => Promise<Buffer>;
+const scrypt = (password: string, salt: Buffer, keylen: number, options: { N: number; r: number; p: number }) =>
+  new Promise<Buffer>((resolve, reject) => {
+    scryptCb(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key)));
+  });
 
 export const sha256Hex = (value: string | Uint8Array): string => createHash('sha256').update(value).digest('hex');
 

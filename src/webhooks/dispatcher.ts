@@ -2,18 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db } from '../db/client.js';
 import { webhookAttempts, webhookDeliveries, webhooks } from '../db/schema/index.js';
 import { rowsOf } from '../lib/rows.js';
-import {
-  provideWebhookDispatcherFactory,
-  type WebhookDispatcher, type WebhookDispatcherDeps, type WebhookPassSummary,
-} from '../core/webhooks/index.js';
-import type { Logger } from '../core/context.js';
+import type { WebhookDispatcher, WebhookPassSummary } from '../core/webhooks/index.js';
+import type { Clock, Logger } from '../core/context.js';
 import { createHttpSender, type WebhookResponse, type WebhookSender } from './http-sender.js';
 import { signBody, standardSignature } from './signature.js';
 
-/** Retries after the 1st … 5th failure; the 6th attempt failing exhausts the delivery (decisions §9). */
+/** Retries after the 1st … 5th failure; the 6th attempt failing exhausts the delivery (docs/webhooks.md). */
 export const retryScheduleMs = [60_000, 5 * 60_000, 15 * 60_000, 60 * 60_000, 4 * 60 * 60_000] as const;
 export const defaultTimeoutMs = 30_000;
 export const defaultConcurrency = 16;
@@ -44,14 +42,11 @@ export interface WebhookDispatcherOptions {
   sender?: WebhookSender;
 }
 
-export interface RunningWebhookDispatcher extends WebhookDispatcher {
-  /** Tells a pass that is waiting on slow receivers that new deliveries were committed. */
-  wake(): void;
-  /**
-   * Stops claiming at once, gives attempts in flight the shutdown grace period to finish, cuts
-   * the rest short (their deliveries stay due in the outbox), then closes the connection pool.
-   */
-  close(): Promise<void>;
+/** What a dispatcher works with: the engine's database, clock and log. */
+export interface WebhookDispatcherDeps {
+  db: Db;
+  clock: Clock;
+  log: Logger;
 }
 
 export interface ClaimedDelivery {
@@ -108,12 +103,15 @@ export async function claimDueDeliveries(
     payload: r.payload,
     attemptCount: Number(r.attempt_count),
     url: r.url,
-    headers: typeof r.headers === 'string' ? JSON.parse(r.headers) as Record<string, string> : r.headers ?? {},
+    headers: typeof r.headers === 'string' ? storedHeaders.parse(JSON.parse(r.headers)) : r.headers ?? {},
     secret: r.secret,
     previousSecret: r.previous_secret,
     previousSecretExpiresAt: r.previous_secret_expires_at === null ? null : new Date(r.previous_secret_expires_at),
   }));
 }
+
+/** A webhook's custom headers, as stored (jsonb that a driver may hand back as text). */
+const storedHeaders = z.record(z.string(), z.string());
 
 interface ClaimRow {
   id: string;
@@ -293,7 +291,7 @@ function createSignal() {
  * The dispatcher: passes that claim due deliveries, send them with bounded concurrency and
  * record each attempt. Several dispatchers (processes or engines) may run on one database.
  */
-export function createWebhookDispatcher(deps: WebhookDispatcherDeps, options: WebhookDispatcherOptions = {}): RunningWebhookDispatcher {
+export function createWebhookDispatcher(deps: WebhookDispatcherDeps, options: WebhookDispatcherOptions = {}): WebhookDispatcher {
   const { db, clock, log } = deps;
   const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
   const concurrency = Math.max(1, options.concurrency ?? defaultConcurrency);
@@ -410,10 +408,3 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps, options: We
   };
 }
 
-/**
- * Lets `webhooks.process` make a dispatcher in a process that runs none (a CLI command on its
- * own), with the settings of its configuration (CMS_WEBHOOK_BLOCK_PRIVATE, `webhooks.blockPrivate`).
- */
-export function provideDefaultWebhookDispatcher(options: Pick<WebhookDispatcherOptions, 'blockPrivate' | 'shutdownGraceMs'> = {}): void {
-  provideWebhookDispatcherFactory((deps) => createWebhookDispatcher(deps, options));
-}

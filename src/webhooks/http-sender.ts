@@ -1,7 +1,8 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import { classifyAddress } from './private-address.js';
+import { propertyOf } from '../lib/unknown-values.js';
 
 export interface WebhookRequest {
   url: string;
@@ -69,27 +70,37 @@ function allowedOnlyLookup(resolve: typeof dnsLookup, blockPrivate: boolean): Lo
       if (allowed.length === 0) {
         return callback(refusal(hostname, addresses.map((a) => a.address), blockPrivate) ?? new BlockedAddressError(hostname, [], true), '', 0);
       }
-      if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
+      if (options.all) return callback(null, allowed);
       const first = allowed[0]!;
       return callback(null, first.address, first.family);
     });
   };
 }
 
-/** Sends webhooks with undici through one pooled agent (kept-alive connections per receiver). */
+/**
+ * Sends webhooks with undici through one pooled agent (kept-alive connections per receiver).
+ * Every engine has a dispatcher, so undici is loaded on the first send only: CLI commands that
+ * never send start without it.
+ */
 export function createHttpSender(options: HttpSenderOptions): WebhookSender {
-  const agent = new Agent({
-    connections: options.connections ?? 32,
-    keepAliveTimeout: 10_000,
-    headersTimeout: options.timeoutMs,
-    bodyTimeout: options.timeoutMs,
-    connect: {
-      timeout: options.timeoutMs,
-      lookup: allowedOnlyLookup(options.resolve ?? dnsLookup, options.blockPrivate),
-    },
-  });
+  let client: Promise<{ agent: Agent; request: typeof import('undici').request }> | null = null;
+  const connect = () => client ??= import('undici').then(({ Agent, request }) => ({
+    request,
+    agent: new Agent({
+      connections: options.connections ?? 32,
+      keepAliveTimeout: 10_000,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      connect: {
+        timeout: options.timeoutMs,
+        lookup: allowedOnlyLookup(options.resolve ?? dnsLookup, options.blockPrivate),
+      },
+    }),
+  }));
 
   async function send(req: WebhookRequest, sendOptions: { signal?: AbortSignal } = {}): Promise<WebhookResponse> {
+    // Loading undici is not the receiver's time: the attempt's clock starts after it.
+    const { agent, request } = await connect();
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const signal = sendOptions.signal ? AbortSignal.any([timeout, sendOptions.signal]) : timeout;
     try {
@@ -120,7 +131,9 @@ export function createHttpSender(options: HttpSenderOptions): WebhookSender {
 
   return {
     send,
-    async close() { await agent.close(); },
+    async close() {
+      if (client) await (await client).agent.close();
+    },
   };
 }
 
@@ -151,7 +164,7 @@ function describeError(e: unknown, signal: AbortSignal, timeoutMs: number): stri
   if (signal.aborted) return `timed out after ${timeoutMs} ms`;
   let cur: unknown = e;
   for (let depth = 0; cur && depth < 4; depth++) {
-    const err = cur as { code?: unknown; message?: unknown; cause?: unknown; name?: unknown };
+    const err = { code: propertyOf(cur, 'code'), message: propertyOf(cur, 'message'), cause: propertyOf(cur, 'cause'), name: propertyOf(cur, 'name') };
     if (err.name === 'BlockedAddressError' && typeof err.message === 'string') return `refused: ${err.message}`;
     if (typeof err.code === 'string' && err.code.startsWith('UND_ERR_') && err.code.includes('TIMEOUT')) {
       return `timed out after ${timeoutMs} ms`;

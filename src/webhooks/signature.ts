@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
  * `X-Webhook-Signature`: `sha256=` + lowercase hex HMAC-SHA256 of the exact body bytes, keyed with
- * the whole secret string as UTF-8 (`whsec_` included), decisions §9.
+ * the whole secret string as UTF-8 (`whsec_` included), as docs/webhooks.md tells receivers.
  */
 export function signBody(secret: string, body: string | Uint8Array): string {
   return 'sha256=' + createHmac('sha256', Buffer.from(secret, 'utf8')).update(body).digest('hex');

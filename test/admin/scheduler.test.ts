@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startJobs } from '../../src/jobs.js';
+import { startJobs } from '../../src/background-jobs.js';
 import { recordEvents, schema } from './content-support.js';
 import { createAdminHarness, type AdminHarness } from './support.js';
 

@@ -21,7 +21,7 @@ export interface TestCmsOptions {
   clock?: Clock;
   config?: Partial<CmsConfig>;
   /** Ports handed to the engine instead of its own (a media store the test controls). */
-  services?: Services;
+  services?: Partial<Services>;
 }
 
 /** An engine on a fresh database (PGlite in memory, or PostgreSQL when DATABASE_URL is set). */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createDb, migrationsFolder } from '../../src/db/client.js';
+import { createDb, databaseMigrationsFolder } from '../../src/db/client.js';
 
 /**
  * A fresh PGlite runs initdb, which takes several seconds; every suite instead starts from a
@@ -12,7 +12,7 @@ export default async function setup(): Promise<void> {
   if (existsSync(file)) return;
   mkdirSync(join(file, '..'), { recursive: true });
   const handle = await createDb({ dataDir: 'memory://' });
-  await handle.migrate();
+  await handle.migrateDatabase();
   const blob = await handle.dump!();
   writeFileSync(file + '.tmp', Buffer.from(await blob.arrayBuffer()));
   await handle.close();
@@ -22,8 +22,8 @@ export default async function setup(): Promise<void> {
 
 export function templatePath(): string {
   const hash = createHash('sha256');
-  for (const name of readdirSync(migrationsFolder).sort()) {
-    if (name.endsWith('.sql')) hash.update(readFileSync(join(migrationsFolder, name)));
+  for (const name of readdirSync(databaseMigrationsFolder).sort()) {
+    if (name.endsWith('.sql')) hash.update(readFileSync(join(databaseMigrationsFolder, name)));
   }
   return join(process.cwd(), 'node_modules', '.cache', 'cms-test', `pglite-${hash.digest('hex').slice(0, 16)}.tar.gz`);
 }

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isCmsError } from '../../src/core/errors.js';
 import type { MigrationView } from '../../src/core/migrations/index.js';
 import { entryBatchSize } from '../../src/importers/buttercms/run.js';
-import { migrationJobs } from '../../src/importers/jobs.js';
+import { migrationJobs } from '../../src/importers/migration-jobs.js';
 import { expectedCounts } from '../fakes/buttercms/account.js';
 import { startFakeButter, type FakeButter, type FakeButterOptions } from '../fakes/buttercms/server.js';
 import { createImportHarness, fakeSourceConfig, type ImportHarness } from './support.js';

@@ -3,8 +3,9 @@ import { lookup as dnsLookup } from 'node:dns';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createManualClock, createTestCms, type TestCms } from '../helpers/engine.js';
 import {
-  captureBytes, claimDueDeliveries, createWebhookDispatcher, provideDefaultWebhookDispatcher, type RunningWebhookDispatcher,
+  captureBytes, claimDueDeliveries, createWebhookDispatcher,
 } from '../../src/webhooks/dispatcher.js';
+import type { WebhookDispatcher } from '../../src/core/webhooks/port.js';
 import { createHttpSender } from '../../src/webhooks/http-sender.js';
 import { emitEvents } from './emit.js';
 import { closedPort, ok, startReceiver, type Receiver } from './receiver.js';
@@ -12,14 +13,14 @@ import { closedPort, ok, startReceiver, type Receiver } from './receiver.js';
 const minute = 60_000;
 const hour = 60 * minute;
 
-/** The receiver's side of decisions §9, written out independently of the dispatcher's code. */
+/** The receiver's side of the signature rules (docs/webhooks.md), written out independently of the dispatcher's code. */
 const expectedSignature = (secret: string, raw: Buffer) => 'sha256=' + createHmac('sha256', secret).update(raw).digest('hex');
 const standardSignatures = (secret: string, id: string, ts: string, raw: Buffer) =>
   'v1,' + createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64')).update(`${id}.${ts}.`).update(raw).digest('base64');
 
 describe('webhook delivery', () => {
   let t: TestCms;
-  let dispatcher: RunningWebhookDispatcher;
+  let dispatcher: WebhookDispatcher;
   const clock = createManualClock(new Date('2026-03-01T10:00:00.000Z'));
   const receivers: Receiver[] = [];
 
@@ -244,7 +245,7 @@ describe('webhook delivery', () => {
           error: expect.stringMatching(/^refused: .*a link-local or cloud metadata address \(always refused\)$/),
         })]);
       }
-      // Loopback stays allowed by default (decisions §9): the mixed name reached 127.0.0.1.
+      // Loopback stays allowed by default (only CMS_WEBHOOK_BLOCK_PRIVATE refuses it): the mixed name reached 127.0.0.1.
       expect(r.received).toHaveLength(1);
       expect((await deliveries(mixed.id))[0]).toMatchObject({ status: 'success' });
 
@@ -360,19 +361,29 @@ describe('webhook delivery', () => {
     expect(most).toBe(4);
   });
 
-  it('runs one pass from `webhooks.process`: the engine\'s running dispatcher, else a short-lived one', async () => {
+  it('runs one pass from `webhooks.process` with the engine\'s own dispatcher, made from its configuration', async () => {
     const r = await receiver(ok);
     await t.run('webhooks.create', { url: r.url, events: ['page.unpublished'] });
     await emit('page.unpublished');
-    provideDefaultWebhookDispatcher({});
     expect(await t.run('webhooks.process', {})).toEqual({ attempted: 1, succeeded: 1, failed: 0, exhausted: 0 });
     await emit('page.unpublished');
-    t.cms.services.webhookDispatcher = dispatcher;
-    try {
-      expect(await t.run('webhooks.process', {})).toEqual({ attempted: 1, succeeded: 1, failed: 0, exhausted: 0 });
-    } finally {
-      delete t.cms.services.webhookDispatcher;
-    }
+    expect(await t.run('webhooks.process', {})).toEqual({ attempted: 1, succeeded: 1, failed: 0, exhausted: 0 });
     expect(r.received).toHaveLength(2);
+  });
+
+  it('`webhooks.process` runs the dispatcher handed in to the engine, which closes it with itself', async () => {
+    let closed = 0;
+    const handedIn: WebhookDispatcher = {
+      processDue: async () => ({ attempted: 7, succeeded: 5, failed: 1, exhausted: 1 }),
+      wake() {},
+      async close() { closed++; },
+    };
+    const other = await createTestCms({ services: { webhooks: handedIn } });
+    try {
+      expect(await other.run('webhooks.process', {})).toEqual({ attempted: 7, succeeded: 5, failed: 1, exhausted: 1 });
+    } finally {
+      await other.close();
+    }
+    expect(closed).toBe(1);
   });
 });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startJobs, type RunningJobs } from '../../src/jobs.js';
+import { startJobs, type RunningJobs } from '../../src/background-jobs.js';
 import { createCms, type Cms } from '../../src/runtime.js';
 import { createWebhookDispatcher } from '../../src/webhooks/dispatcher.js';
-import { createWebhookJobs } from '../../src/webhooks/jobs.js';
+import { webhookJobs } from '../../src/webhooks/delivery-jobs.js';
 import { testDriver } from '../helpers/db.js';
 import { createTestCms, type TestCms } from '../helpers/engine.js';
 import { emitEvents } from './emit.js';
@@ -59,7 +59,7 @@ describe('dispatchers on one database', () => {
   it('a server\'s dispatcher sends at once what another engine on the database committed (NOTIFY)', async () => {
     const r = await startReceiver();
     // The job's own timer would only come round in a minute: the wake-up has to do it.
-    const jobs = startJobs(t.cms, createWebhookJobs()(t.cms));
+    const jobs = startJobs(t.cms, webhookJobs(t.cms));
     try {
       await t.run('webhooks.create', { url: r.url, events: ['page.deleted'] });
       await other.run(emitEvents, { kind: 'page.deleted', data: { id: 'x', name: 'X', slug: 'x' } }, { actor: { kind: 'terminal' } });
@@ -93,7 +93,7 @@ describe('a slow receiver never slows a write', () => {
       sleeping.add(answer);
     });
     await t.run('webhooks.create', { url: r.url, events: ['page.published'] });
-    jobs = startJobs(t.cms, createWebhookJobs()(t.cms));
+    jobs = startJobs(t.cms, webhookJobs(t.cms));
   });
   afterAll(async () => {
     for (const answer of [...sleeping]) answer();
@@ -122,7 +122,7 @@ describe('the server\'s dispatcher follows the configuration', () => {
   it('refuses private and loopback receivers with webhooks.blockPrivate (CMS_WEBHOOK_BLOCK_PRIVATE) set', async () => {
     const t = await createTestCms({ config: { webhookBlockPrivate: true } });
     const r = await startReceiver();
-    const jobs = startJobs(t.cms, createWebhookJobs()(t.cms));
+    const jobs = startJobs(t.cms, webhookJobs(t.cms));
     try {
       const w = await t.run('webhooks.create', { url: r.url, events: ['page.created'] });
       await t.run('webhooks.test', { id: w.id });

@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eventKinds } from '../../src/core/context.js';
-import { createWebhookDispatcher, type RunningWebhookDispatcher } from '../../src/webhooks/dispatcher.js';
+import { createWebhookDispatcher } from '../../src/webhooks/dispatcher.js';
+import type { WebhookDispatcher } from '../../src/core/webhooks/port.js';
 import { createTestCms, type TestCms } from '../helpers/engine.js';
 import { startReceiver, type Received, type Receiver } from './receiver.js';
 
@@ -11,7 +12,7 @@ const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 describe('events of the content and media operations reach a receiver', () => {
   let t: TestCms;
   let r: Receiver;
-  let dispatcher: RunningWebhookDispatcher;
+  let dispatcher: WebhookDispatcher;
   let secret: string;
 
   /** Sends what is due and answers what arrived since the last call, checking every signature. */

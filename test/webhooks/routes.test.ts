@@ -2,7 +2,8 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessions } from '../../src/db/schema/index.js';
 import { randomToken, sha256Hex } from '../../src/lib/crypto.js';
-import { createWebhookDispatcher, type RunningWebhookDispatcher } from '../../src/webhooks/dispatcher.js';
+import { createWebhookDispatcher } from '../../src/webhooks/dispatcher.js';
+import type { WebhookDispatcher } from '../../src/core/webhooks/port.js';
 import { createTestCms, type TestCms } from '../helpers/engine.js';
 import { doors, type HttpClient } from '../helpers/http.js';
 import { startReceiver, type Receiver } from './receiver.js';
@@ -20,7 +21,7 @@ for (const [door, open] of doors) {
     let t: TestCms;
     let http: HttpClient;
     let receiver: Receiver;
-    let dispatcher: RunningWebhookDispatcher;
+    let dispatcher: WebhookDispatcher;
     let developer: string;
     let editor: string;
     const base = '/api/v1/admin/webhooks';
@@ -28,7 +29,7 @@ for (const [door, open] of doors) {
     const call = async (cookie: string, method: string, path: string, body?: unknown) => {
       const res = await http.fetch(path, {
         method,
-        // The CSRF rule of decisions §8: cookie-authenticated writes are JSON, with or without a body.
+        // The CSRF rule: cookie-authenticated writes are JSON, with or without a body.
         headers: { cookie, ...(method === 'GET' ? {} : { 'content-type': 'application/json' }) },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });

@@ -169,11 +169,7 @@ export function registerWebhooks(program: Command, state: ProgramState): void {
   webhooks.command('process')
     .description('send every due delivery now, once (for cron or CI when no `cms serve` runs)')
     .action(action(state, async (g) => {
-      // Without a running server this process sends; with one, the command goes to it and it sends.
-      const { provideDefaultWebhookDispatcher } = await import('../../webhooks/dispatcher.js');
-      const { loadConfig } = await import('../../config.js');
-      const config = loadConfig({ cwd: io.cwd, configFile: g.config, env: io.env, project: g.project });
-      provideDefaultWebhookDispatcher({ blockPrivate: config.webhookBlockPrivate, shutdownGraceMs: config.shutdownGraceMs });
+      // Without a running server this process's engine sends; with one, the command goes to it and it sends.
       const { withEngine } = await import('../engine.js');
       const data = await withEngine(g, io, (e) => e.run('webhooks.process', {}));
       printResult(io, g, data, (s: { attempted: number; succeeded: number; failed: number; exhausted: number }) =>

@@ -2,7 +2,7 @@ import { count, sql } from 'drizzle-orm';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { migrationsFolder } from '../../db/client.js';
+import { databaseMigrationsFolder } from '../../db/client.js';
 import { projects } from '../../db/schema/index.js';
 import { rowsOf } from '../../lib/rows.js';
 import { defineOperation } from '../operation.js';
@@ -15,7 +15,7 @@ export const dbStatus = defineOperation({
   access: { role: 'developer' },
   write: false,
   async run(ctx) {
-    const journal = journalSchema.parse(JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')));
+    const journal = journalSchema.parse(JSON.parse(readFileSync(join(databaseMigrationsFolder, 'meta', '_journal.json'), 'utf8')));
     const applied = rowsOf<{ created_at: string | number }>(
       await ctx.db.execute(sql`select created_at from drizzle.__drizzle_migrations order by created_at`),
     );

@@ -50,8 +50,7 @@ export interface MediaFiles {
 }
 
 export function mediaFilesOf(ctx: Pick<Ctx, 'services'>): MediaFiles {
-  // The services bag is untyped until it becomes one typed interface; the runtime puts a MediaFiles here.
-  const files = ctx.services.mediaFiles as MediaFiles | undefined;
+  const files: MediaFiles | undefined = ctx.services.mediaFiles;
   if (!files) throw new CmsError('INTERNAL', 'Media storage is not configured (services.mediaFiles)');
   return files;
 }

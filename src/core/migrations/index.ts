@@ -1,7 +1,6 @@
 import { defineOperation } from '../operation.js';
 import { z } from 'zod';
 import { createMigration, deleteMigration, getMigration, listMigrations, migrationLogsOp, pauseMigration, startMigration } from './manage.js';
-import { migrationRunnerOf } from './port.js';
 import { settleStaleMigrations } from './records.js';
 
 /** The migrations operations, by name; core/registry.ts merges them into the one table. */
@@ -25,15 +24,19 @@ export const settleStaleMigrationsOp = defineOperation({
   access: { role: null },
   write: true,
   global: true,
-  run: (ctx) => settleStaleMigrations(ctx.db, ctx.clock.now(), migrationRunnerOf(ctx.services)),
+  run: (ctx) => settleStaleMigrations(ctx.db, ctx.clock.now(), ctx.services.migrationRunner),
 });
 
-export { migrationStep, migrationHeartbeat, migrationAbandon } from './steps.js';
-export type {
-  StepInput, StepOutput, StepWrite, StepWriteResult, SchemaWrite, SchemaWriteResult, MediaWrite, MediaWriteResult,
-  MediaFileInput, EntriesWrite, EntriesWriteResult, NewEntry, FinishWrite, FinishEntry, FinishWriteResult, StoredMediaRef,
+export {
+  migrationStep, migrationSchemaStep, migrationMediaStep, migrationEntriesStep, migrationFinishStep,
+  migrationBlogTermsStep, migrationBlogAuthorsStep, migrationBlogPostsStep, migrationHeartbeat, migrationAbandon,
 } from './steps.js';
-export { migrationRunnerOf, migrationRunnerService, staleHeartbeatMs, type MigrationRunner, type MigrationRunRef } from './port.js';
+export type {
+  StepRecord, StepOutput, SchemaWrite, SchemaWriteResult, MediaWrite, MediaWriteResult, MediaFileInput, EntriesWrite,
+  EntriesWriteResult, NewEntry, FinishWrite, FinishEntry, FinishWriteResult, BlogTermsWrite, BlogTermsWriteResult,
+  BlogAuthorInput, BlogAuthorsWrite, BlogAuthorsWriteResult, BlogPostInput, BlogPostsWrite, BlogPostsWriteResult, StoredMediaRef,
+} from './steps.js';
+export { staleHeartbeatMs, type MigrationRunner, type MigrationRunRef } from './port.js';
 export { runnerStoppedMessageFor } from './records.js';
 export {
   butterConfigSchema, migrationModes, migrationStatuses, runningStatuses, isRunningStatus, toMigrationView,

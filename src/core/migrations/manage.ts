@@ -4,7 +4,6 @@ import { migrationLogs, migrations } from '../../db/schema/index.js';
 import { actorLabel } from '../actor.js';
 import { CmsError } from '../errors.js';
 import { defineOperation } from '../operation.js';
-import { migrationRunnerOf } from './port.js';
 import { findMigration, settleStaleMigrations, writeLogs } from './records.js';
 import {
   createMigrationInput, isRunningStatus, logLevels, migrationAccess, toMigrationView,
@@ -64,8 +63,7 @@ export const startMigration = defineOperation({
   async run(ctx, input): Promise<MigrationView> {
     const row = await findMigration(ctx.db, ctx.project.id, input.id, true);
     if (row.status !== 'pending') throw stateError(row, 'start');
-    const runner = migrationRunnerOf(ctx.services);
-    if (!runner) throw new CmsError('INTERNAL', 'This process cannot run migrations (no migration runner is configured)');
+    const runner = ctx.services.migrationRunner;
     const now = ctx.clock.now();
     const [started] = await ctx.db.update(migrations).set({
       status: 'mapping',
@@ -90,7 +88,7 @@ export const pauseMigration = defineOperation({
   access: migrationAccess,
   write: true,
   async run(ctx, input): Promise<MigrationView> {
-    await settleStaleMigrations(ctx.db, ctx.clock.now(), migrationRunnerOf(ctx.services), ctx.project.id);
+    await settleStaleMigrations(ctx.db, ctx.clock.now(), ctx.services.migrationRunner, ctx.project.id);
     const row = await findMigration(ctx.db, ctx.project.id, input.id, true);
     if (!isRunningStatus(row.status)) throw stateError(row, 'pause');
     if (row.pauseRequested) return toMigrationView(row);
@@ -109,7 +107,7 @@ export const getMigration = defineOperation({
   access: migrationAccess,
   write: true,
   async run(ctx, input): Promise<MigrationView> {
-    await settleStaleMigrations(ctx.db, ctx.clock.now(), migrationRunnerOf(ctx.services), ctx.project.id);
+    await settleStaleMigrations(ctx.db, ctx.clock.now(), ctx.services.migrationRunner, ctx.project.id);
     return toMigrationView(await findMigration(ctx.db, ctx.project.id, input.id));
   },
 });
@@ -120,7 +118,7 @@ export const listMigrations = defineOperation({
   access: migrationAccess,
   write: true,
   async run(ctx): Promise<MigrationView[]> {
-    await settleStaleMigrations(ctx.db, ctx.clock.now(), migrationRunnerOf(ctx.services), ctx.project.id);
+    await settleStaleMigrations(ctx.db, ctx.clock.now(), ctx.services.migrationRunner, ctx.project.id);
     const rows = await ctx.db.select().from(migrations).where(eq(migrations.projectId, ctx.project.id))
       .orderBy(desc(migrations.createdAt), desc(migrations.id));
     return rows.map(toMigrationView);
@@ -147,7 +145,7 @@ export const migrationLogsOp = defineOperation({
   async run(ctx, input): Promise<MigrationLogView[]> {
     const row = await findMigration(ctx.db, ctx.project.id, input.id);
     const levels = typeof input.level === 'string' ? input.level.split(',').map((s) => s.trim()).filter(Boolean) : input.level;
-    const bad = levels?.filter((l) => !(logLevels as readonly string[]).includes(l)) ?? [];
+    const bad = levels?.filter((l) => !logLevels.some((level) => level === l)) ?? [];
     if (bad.length) {
       throw new CmsError('INVALID_QUERY', `Invalid query parameter level: ${bad.join(', ')} (use ${logLevels.join(', ')})`, { parameter: 'level', reason: 'unknown level' });
     }
@@ -170,7 +168,7 @@ export const deleteMigration = defineOperation({
   access: migrationAccess,
   write: true,
   async run(ctx, input): Promise<{ success: true; id: string }> {
-    await settleStaleMigrations(ctx.db, ctx.clock.now(), migrationRunnerOf(ctx.services), ctx.project.id);
+    await settleStaleMigrations(ctx.db, ctx.clock.now(), ctx.services.migrationRunner, ctx.project.id);
     const row = await findMigration(ctx.db, ctx.project.id, input.id, true);
     if (isRunningStatus(row.status)) {
       throw new CmsError('MIGRATION_STATE',

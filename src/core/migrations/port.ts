@@ -1,5 +1,3 @@
-import type { Services } from '../context.js';
-
 /** Names the migration a runner is to run. */
 export interface MigrationRunRef {
   id: string;
@@ -9,7 +7,7 @@ export interface MigrationRunRef {
 
 /**
  * The port through which the core starts migrations. Running one is network work (the source
- * API, media downloads), done outside core/ (src/importers/runner.ts); the runtime hands it in as
+ * API, media downloads), done outside core/ (src/importers/runner.ts); the runtime builds it once as
  * `services.migrationRunner`. The core only records states; the runner moves them on.
  */
 export interface MigrationRunner {
@@ -22,21 +20,12 @@ export interface MigrationRunner {
    * process on this machine has ended), undefined when this process cannot tell (another machine).
    */
   isAlive(runnerId: string): boolean | undefined;
+  /**
+   * Stops every run (the engine is closing): requests in flight are cancelled, and each migration
+   * is marked failed with a log line saying why.
+   */
+  stop(): Promise<void>;
 }
-
-export const migrationRunnerService = 'migrationRunner';
-
-const isRunner = (value: unknown): value is MigrationRunner =>
-  typeof value === 'object' && value !== null &&
-  typeof (value as { start?: unknown }).start === 'function' &&
-  typeof (value as { isAlive?: unknown }).isAlive === 'function' &&
-  typeof (value as { runnerId?: unknown }).runnerId === 'string';
-
-/** The runner of this engine, if it has one. */
-export const migrationRunnerOf = (services: Services): MigrationRunner | null => {
-  const value = services[migrationRunnerService];
-  return isRunner(value) ? value : null;
-};
 
 /** A runner that shows no sign of life for this long is taken for dead. */
 export const staleHeartbeatMs = 30_000;

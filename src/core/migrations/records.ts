@@ -48,8 +48,8 @@ function deathOf(row: MigrationRow, now: Date, runner: MigrationRunner | null): 
 }
 
 /**
- * Marks running migrations whose runner died as failed, with a log line saying so (decisions §10:
- * a server that stops in the middle leaves the migration failed). Runs when a status is read and
+ * Marks running migrations whose runner died as failed, with a log line saying so (a
+ * server that stops in the middle leaves the migration failed, never half-running). Runs when a status is read and
  * when the server starts. Each row is settled by a conditional update, so a runner that just
  * showed a sign of life, or finished, is left alone.
  */

@@ -4,7 +4,7 @@ import type { MigrationProgress } from '../../db/schema/ops.js';
 import type { Access } from '../operation.js';
 import { normaliseButterApiUrl } from '../../lib/buttercms-api-url.js';
 
-/** Migrations are developer work (decisions §3); API keys never run them. */
+/** Migrations are developer work (the developer role or higher); API keys never run them. */
 export const migrationAccess: Access = { role: 'developer' };
 
 export const migrationModes = ['dry_run', 'schema_only', 'full', 'incremental'] as const;
@@ -15,7 +15,7 @@ export type MigrationStatus = (typeof migrationStatuses)[number];
 
 /** The states in which a runner is at work; pause is allowed only from these. */
 export const runningStatuses: readonly MigrationStatus[] = ['mapping', 'validating', 'importing'];
-export const isRunningStatus = (status: string): boolean => (runningStatuses as readonly string[]).includes(status);
+export const isRunningStatus = (status: string): boolean => runningStatuses.some((s) => s === status);
 
 export const logLevels = ['error', 'warning', 'info'] as const;
 export type LogLevel = (typeof logLevels)[number];
@@ -35,7 +35,7 @@ const apiUrl = z.string().trim().max(2048).optional()
   .pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, like https://api.buttercms.com/v2' }).optional())
   .transform((v) => (v === undefined ? undefined : normaliseButterApiUrl(v)));
 
-/** What the source needs: the read token, and what ButterCMS cannot list by itself (decisions §10). */
+/** What the source needs: the read token, and what ButterCMS cannot list by itself (page types, collection keys). */
 export const butterConfigSchema = z.strictObject({
   apiKey: z.string().trim().min(1, 'the ButterCMS read token is required').max(500),
   apiUrl,

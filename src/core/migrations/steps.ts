@@ -1,6 +1,7 @@
 // The writes of a running migration. The runner (src/importers/) does the network work and hands
-// each batch here; every batch is one operation, so one transaction that also records the
-// migration's progress, stats and log lines, and applies a pause request once the batch is in.
+// each batch here, to the step operation of its kind (schema, media, entries, finish, blog terms,
+// authors, posts; `migrations.step` records without a batch): one transaction that also records
+// the migration's progress, stats and log lines, and applies a pause request once the batch is in.
 // These operations are not in the registry: only a runner in this process reaches them.
 
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
@@ -10,6 +11,7 @@ import type { MigrationProgress } from '../../db/schema/ops.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import type { Ctx } from '../context.js';
 import { createEntry, publishEntry, updateEntry } from '../content/entries.js';
+import { findFreeSlug } from '../content/free-slug.js';
 import { storeOf, type EntryKind } from '../content/store.js';
 import { CmsError, isCmsError } from '../errors.js';
 import { mediaFileUrl } from '../media/resolve.js';
@@ -26,122 +28,147 @@ import { findMigration, writeLogs } from './records.js';
 import { isRunningStatus, logLineSchema, type MigrationLogLine, type MigrationStatus } from './schemas.js';
 
 // ------------------------------------------------------------------------------------------------
-// Batch payloads.
+// What every step records on its migration, besides its batch.
 
-export interface SchemaWrite {
-  kind: 'schema';
-  /** Whole definitions, as they are to be stored (merged with what the project had, by the runner). */
-  components: TypeDefinition[];
-  pageTypes: TypeDefinition[];
-  collections: TypeDefinition[];
+const progressSchema = z.object({ phase: z.string(), done: z.number(), total: z.number() });
+
+const stepRecordFields = {
+  id: z.string(),
+  runnerId: z.string(),
+  status: z.enum(['validating', 'importing', 'completed', 'failed']).optional(),
+  progress: progressSchema.optional(),
+  /**
+   * Counters the runner keeps (source requests, warnings), set over the stored stats. What a batch
+   * wrote is counted here, with the batch, so stats are exact whenever the record is read.
+   */
+  stats: z.record(z.string(), z.number()).optional(),
+  /** Counters to add to (e.g. downloads the runner skipped). */
+  statsAdd: z.record(z.string(), z.number()).optional(),
+  report: z.record(z.string(), z.unknown()).optional(),
+  error: z.string().optional(),
+  logs: z.array(logLineSchema).optional(),
+};
+
+/** What a runner may set on its migration with any step: status, progress, stats, report, logs. */
+export type StepRecord = Omit<z.input<z.ZodObject<typeof stepRecordFields>>, 'id' | 'runnerId'>;
+
+export interface StepOutput<R> {
+  /** What the step's batch wrote (null for a step that only records). */
+  result: R;
+  /** The stats as stored after this step. */
+  stats: Record<string, number>;
+  /** A pause was asked for: it took effect with this batch, and the runner stops here. */
+  paused: boolean;
+  status: string;
 }
 
-export interface MediaFileInput {
+// ------------------------------------------------------------------------------------------------
+// Batch payloads, one per kind of write.
+
+const records = z.record(z.string(), z.unknown());
+/** A whole definition as the runner made it; the schema rules check it when it is applied. */
+const typeDefinitionInput = z.object({ slug: z.string(), name: z.string(), fields: z.array(z.unknown()) });
+const entryKindSchema = z.enum(['page', 'item']);
+const skippedSchema = { code: z.string(), reason: z.string(), details: z.unknown().optional() };
+
+const schemaWriteSchema = z.strictObject({
+  /** As they are to be stored (merged with what the project had, by the runner). */
+  components: z.array(typeDefinitionInput),
+  pageTypes: z.array(typeDefinitionInput),
+  collections: z.array(typeDefinitionInput),
+});
+export type SchemaWrite = z.input<typeof schemaWriteSchema>;
+
+const mediaFileSchema = z.object({
   /** The source URL, echoed back as the key of the answer. */
-  url: string;
-  data: Uint8Array<ArrayBuffer>;
-  filename: string;
-  altText?: string | undefined;
-}
+  url: z.string(),
+  data: z.custom<Uint8Array<ArrayBuffer>>((v) => v instanceof Uint8Array, 'must be the file\'s bytes'),
+  filename: z.string(),
+  altText: z.string().optional(),
+});
+export type MediaFileInput = z.input<typeof mediaFileSchema>;
+const mediaWriteSchema = z.strictObject({ files: z.array(mediaFileSchema) });
+export type MediaWrite = z.input<typeof mediaWriteSchema>;
 
-export interface MediaWrite {
-  kind: 'media';
-  files: MediaFileInput[];
-}
-
-export interface NewEntry {
+const newEntrySchema = z.object({
   /** The runner's own key for the entry (a source slug or item id), echoed back with its id. */
-  key: string;
-  typeSlug: string;
-  name: string;
-  slug: string;
-  fields: Record<string, unknown>;
-  seo?: Record<string, unknown> | undefined;
-  status: 'draft' | 'published';
+  key: z.string(),
+  typeSlug: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  fields: records,
+  seo: records.optional(),
+  status: z.enum(['draft', 'published']),
   /** ISO time the source published it; kept as publishedAt when the entry is published. */
-  publishedAt?: string | undefined;
-}
-
-export interface EntriesWrite {
-  kind: 'entries';
-  entryKind: EntryKind;
+  publishedAt: z.string().optional(),
+});
+export type NewEntry = z.input<typeof newEntrySchema>;
+const entriesWriteSchema = z.strictObject({
+  entryKind: entryKindSchema,
   /** In order: an entry's references point at entries created before it (see `refIds`). */
-  entries: NewEntry[];
+  entries: z.array(newEntrySchema),
   /**
    * Local ids of entries created by earlier batches, by the runner's key. A reference written as
    * `{ _ref: "@ref:<key>", _type }` is pointed at the entry of that key: one from here, or one
    * created earlier in this batch.
    */
-  refIds?: Record<string, string> | undefined;
-}
+  refIds: z.record(z.string(), z.string()).optional(),
+});
+export type EntriesWrite = z.input<typeof entriesWriteSchema>;
 
-export interface FinishEntry {
-  id: string;
+const finishEntrySchema = z.object({
+  id: z.string(),
   /** Top-level fields to set (the ones holding references); others stay as created. */
-  fields: Record<string, unknown>;
-  publish: boolean;
-  publishedAt?: string | undefined;
-}
+  fields: records,
+  publish: z.boolean(),
+  publishedAt: z.string().optional(),
+});
+export type FinishEntry = z.input<typeof finishEntrySchema>;
+const finishWriteSchema = z.strictObject({ entryKind: entryKindSchema, entries: z.array(finishEntrySchema) });
+export type FinishWrite = z.input<typeof finishWriteSchema>;
 
-export interface FinishWrite {
-  kind: 'finish';
-  entryKind: EntryKind;
-  entries: FinishEntry[];
-}
+const blogTermSchema = z.object({ name: z.string(), slug: z.string() });
+const blogTermsWriteSchema = z.strictObject({ categories: z.array(blogTermSchema), tags: z.array(blogTermSchema) });
+export type BlogTermsWrite = z.input<typeof blogTermsWriteSchema>;
 
-export interface BlogTermInput {
-  name: string;
-  slug: string;
-}
-
-export interface BlogTermsWrite {
-  kind: 'blogTerms';
-  categories: BlogTermInput[];
-  tags: BlogTermInput[];
-}
-
-export interface BlogAuthorInput {
+const blogAuthorSchema = z.object({
   /** The runner's key (the source slug), echoed back with the id. */
-  key: string;
-  slug: string;
-  firstName: string;
-  lastName: string;
-  email: string | null;
-  bio: string;
-  title: string;
-  profileImageId: string | null;
-  links: Record<string, string>;
-}
+  key: z.string(),
+  slug: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string().nullable(),
+  bio: z.string(),
+  title: z.string(),
+  profileImageId: z.string().nullable(),
+  links: z.record(z.string(), z.string()),
+});
+export type BlogAuthorInput = z.input<typeof blogAuthorSchema>;
+const blogAuthorsWriteSchema = z.strictObject({ authors: z.array(blogAuthorSchema) });
+export type BlogAuthorsWrite = z.input<typeof blogAuthorsWriteSchema>;
 
-export interface BlogAuthorsWrite {
-  kind: 'blogAuthors';
-  authors: BlogAuthorInput[];
-}
+const blogPostSchema = z.object({
+  key: z.string(),
+  title: z.string(),
+  slug: z.string(),
+  body: z.string(),
+  summary: z.string(),
+  status: z.enum(['draft', 'published']),
+  publishedAt: z.string().nullable(),
+  featuredImageId: z.string().nullable(),
+  authorId: z.string().nullable(),
+  categoryIds: z.array(z.string()),
+  tagIds: z.array(z.string()),
+  seo: records,
+});
+export type BlogPostInput = z.input<typeof blogPostSchema>;
+const blogPostsWriteSchema = z.strictObject({ posts: z.array(blogPostSchema) });
+export type BlogPostsWrite = z.input<typeof blogPostsWriteSchema>;
 
-export interface BlogPostInput {
-  key: string;
-  title: string;
-  slug: string;
-  body: string;
-  summary: string;
-  status: 'draft' | 'published';
-  publishedAt: string | null;
-  featuredImageId: string | null;
-  authorId: string | null;
-  categoryIds: string[];
-  tagIds: string[];
-  seo: Record<string, unknown>;
-}
-
-export interface BlogPostsWrite {
-  kind: 'blogPosts';
-  posts: BlogPostInput[];
-}
-
-export type StepWrite = SchemaWrite | MediaWrite | EntriesWrite | FinishWrite | BlogTermsWrite | BlogAuthorsWrite | BlogPostsWrite;
+// ------------------------------------------------------------------------------------------------
+// What each kind of write answers.
 
 export interface SchemaWriteResult {
-  kind: 'schema';
   created: Array<{ kind: TypeKind; slug: string }>;
   updated: Array<{ kind: TypeKind; slug: string }>;
   unchanged: Array<{ kind: TypeKind; slug: string }>;
@@ -156,33 +183,31 @@ export interface StoredMediaRef {
 }
 
 export interface MediaWriteResult {
-  kind: 'media';
   byUrl: Record<string, StoredMediaRef>;
   imported: number;
   deduplicated: number;
   skipped: Array<{ url: string; reason: string }>;
 }
 
+type Skipped<K extends string> = Array<{ [P in K]: string } & { code: string; reason: string; details?: unknown }>;
+
 export interface EntriesWriteResult {
-  kind: 'entries';
   entryKind: EntryKind;
   ids: Record<string, string>;
   created: number;
   /** Slugs taken already (by an earlier import, say) were made unique. */
   renamed: Array<{ key: string; from: string; to: string }>;
-  skipped: Array<{ key: string; code: string; reason: string; details?: unknown }>;
+  skipped: Skipped<'key'>;
   /** References whose target was not created (it was skipped): dropped. */
   dropped: Array<{ key: string; target: string }>;
 }
 
 export interface FinishWriteResult {
-  kind: 'finish';
   done: number;
-  skipped: Array<{ id: string; code: string; reason: string; details?: unknown }>;
+  skipped: Skipped<'id'>;
 }
 
 export interface BlogTermsWriteResult {
-  kind: 'blogTerms';
   categories: Record<string, string>;
   tags: Record<string, string>;
   created: number;
@@ -190,127 +215,152 @@ export interface BlogTermsWriteResult {
 }
 
 export interface BlogAuthorsWriteResult {
-  kind: 'blogAuthors';
   ids: Record<string, string>;
   created: number;
   /** Matched to an author that existed (by email, then slug, then name). */
   matched: Array<{ key: string; by: 'email' | 'slug' | 'name'; id: string }>;
-  skipped: Array<{ key: string; code: string; reason: string; details?: unknown }>;
+  skipped: Skipped<'key'>;
 }
 
 export interface BlogPostsWriteResult {
-  kind: 'blogPosts';
   ids: Record<string, string>;
   created: number;
   renamed: Array<{ key: string; from: string; to: string }>;
-  skipped: Array<{ key: string; code: string; reason: string; details?: unknown }>;
+  skipped: Skipped<'key'>;
 }
-
-export type StepWriteResult =
-  | SchemaWriteResult | MediaWriteResult | EntriesWriteResult | FinishWriteResult
-  | BlogTermsWriteResult | BlogAuthorsWriteResult | BlogPostsWriteResult;
 
 // ------------------------------------------------------------------------------------------------
-
-/** What a runner may set on its migration besides the batch. */
-export interface StepInput {
-  id: string;
-  runnerId: string;
-  write?: StepWrite | undefined;
-  status?: Extract<MigrationStatus, 'validating' | 'importing' | 'completed' | 'failed'> | undefined;
-  progress?: MigrationProgress | undefined;
-  /**
-   * Counters the runner keeps (source requests, warnings), set over the stored stats. What a batch
-   * wrote is counted here, with the batch, so stats are exact whenever the record is read.
-   */
-  stats?: Record<string, number> | undefined;
-  /** Counters to add to (e.g. downloads the runner skipped). */
-  statsAdd?: Record<string, number> | undefined;
-  report?: Record<string, unknown> | undefined;
-  error?: string | undefined;
-  logs?: MigrationLogLine[] | undefined;
-}
-
-export interface StepOutput {
-  result: StepWriteResult | null;
-  /** The stats as stored after this step. */
-  stats: Record<string, number>;
-  /** A pause was asked for: it took effect with this batch, and the runner stops here. */
-  paused: boolean;
-  status: string;
-}
-
-const stepInput = z.strictObject({
-  id: z.string(),
-  runnerId: z.string(),
-  write: z.custom<StepWrite>((v) => typeof v === 'object' && v !== null && typeof (v as { kind?: unknown }).kind === 'string').optional(),
-  status: z.enum(['validating', 'importing', 'completed', 'failed']).optional(),
-  progress: z.object({ phase: z.string(), done: z.number(), total: z.number() }).optional(),
-  stats: z.record(z.string(), z.number()).optional(),
-  statsAdd: z.record(z.string(), z.number()).optional(),
-  report: z.record(z.string(), z.unknown()).optional(),
-  error: z.string().optional(),
-  logs: z.array(logLineSchema).optional(),
-}) as z.ZodType<StepInput>;
+// The step operations: one that only records, and one per kind of write. Each runs its batch
+// and the record's update in one transaction.
 
 const notOurs = (id: string, status: string) =>
   new CmsError('MIGRATION_STATE', `Migration ${id} is no longer run by this process (it is ${status})`, { status });
 
-/** One batch of a running migration and the record's update, in one transaction. */
+type StepRecordInput = z.output<z.ZodObject<typeof stepRecordFields>>;
+
+/**
+ * Checks the migration is still this runner's, applies the batch, counts what it wrote into the
+ * stats, and records status, progress, report and log lines (and a pause asked for meanwhile).
+ */
+async function runStep<R>(
+  ctx: Ctx, input: StepRecordInput, apply: () => Promise<R>, countsOf: (result: R) => Record<string, number>,
+): Promise<StepOutput<R>> {
+  const row = await findMigration(ctx.db, ctx.project.id, input.id, true);
+  if (!isRunningStatus(row.status) || row.runnerId !== input.runnerId) throw notOurs(row.id, row.status);
+  const result = await apply();
+  const now = ctx.clock.now();
+  const finishing = input.status === 'completed' || input.status === 'failed';
+  const pausing = !finishing && row.pauseRequested !== null;
+  const status = pausing ? 'paused' : input.status ?? row.status;
+  const stats: Record<string, number> = { ...row.stats, ...(input.stats ?? {}) };
+  for (const [k, v] of Object.entries({ ...(input.statsAdd ?? {}) })) stats[k] = (stats[k] ?? 0) + v;
+  for (const [k, v] of Object.entries(countsOf(result))) stats[k] = (stats[k] ?? 0) + v;
+  const logs = [...(input.logs ?? [])];
+  if (pausing) logs.push({ level: 'info', message: 'Paused after the current batch; a paused migration cannot be resumed (create a new one to import again)' });
+  await ctx.db.update(migrations).set({
+    status,
+    heartbeatAt: now,
+    updatedAt: now,
+    ...(input.progress ? { progress: input.progress } : {}),
+    stats,
+    ...(input.report ? { report: input.report } : {}),
+    ...(input.error !== undefined ? { error: input.error } : {}),
+    ...(finishing || pausing ? { finishedAt: now } : {}),
+  }).where(eq(migrations.id, row.id));
+  await writeLogs(ctx.db, row.id, logs, now);
+  return { result, stats, paused: pausing, status };
+}
+
+/** Only the runner of the migration, in this process, runs steps: no member or key may. */
+const runnerOnly = { role: null };
+const nothingWritten = () => ({});
+
+/** Records status, progress, stats, report or log lines, with no batch. */
 export const migrationStep = defineOperation({
   name: 'migrations.step',
-  input: stepInput,
-  access: { role: null },
+  input: z.strictObject(stepRecordFields),
+  access: runnerOnly,
   write: true,
-  async run(ctx, input): Promise<StepOutput> {
-    const row = await findMigration(ctx.db, ctx.project.id, input.id, true);
-    if (!isRunningStatus(row.status) || row.runnerId !== input.runnerId) throw notOurs(row.id, row.status);
-    const result = input.write ? await applyWrite(ctx, input.write) : null;
-    const now = ctx.clock.now();
-    const finishing = input.status === 'completed' || input.status === 'failed';
-    const pausing = !finishing && row.pauseRequested !== null;
-    const status = pausing ? 'paused' : input.status ?? row.status;
-    const stats: Record<string, number> = { ...row.stats, ...(input.stats ?? {}) };
-    for (const [k, v] of Object.entries({ ...(input.statsAdd ?? {}) })) stats[k] = (stats[k] ?? 0) + v;
-    if (result) for (const [k, v] of Object.entries(countsOf(result))) stats[k] = (stats[k] ?? 0) + v;
-    const logs = [...(input.logs ?? [])];
-    if (pausing) logs.push({ level: 'info', message: 'Paused after the current batch; a paused migration cannot be resumed (create a new one to import again)' });
-    await ctx.db.update(migrations).set({
-      status,
-      heartbeatAt: now,
-      updatedAt: now,
-      ...(input.progress ? { progress: input.progress } : {}),
-      stats,
-      ...(input.report ? { report: input.report } : {}),
-      ...(input.error !== undefined ? { error: input.error } : {}),
-      ...(finishing || pausing ? { finishedAt: now } : {}),
-    }).where(eq(migrations.id, row.id));
-    await writeLogs(ctx.db, row.id, logs, now);
-    return { result, stats, paused: pausing, status };
-  },
+  run: (ctx, input): Promise<StepOutput<null>> => runStep(ctx, input, async () => null, nothingWritten),
 });
 
-/** What a batch adds to the migration's stats. */
-function countsOf(result: StepWriteResult): Record<string, number> {
-  switch (result.kind) {
-    case 'schema': {
-      const n = (kind: TypeKind) => [...result.created, ...result.updated, ...result.unchanged].filter((t) => t.kind === kind).length;
-      return { components: n('components'), pageTypes: n('pageTypes'), collections: n('collections') };
-    }
-    case 'media':
-      return { media: result.imported, mediaDeduplicated: result.deduplicated, mediaSkipped: result.skipped.length };
-    case 'entries':
-      return { [result.entryKind === 'page' ? 'pages' : 'collectionItems']: result.created, skipped: result.skipped.length };
-    case 'finish':
-      return { skipped: result.skipped.length };
-    case 'blogTerms':
-      return { blogCategories: Object.keys(result.categories).length, blogTags: Object.keys(result.tags).length };
-    case 'blogAuthors':
-      return { blogAuthors: result.created, blogAuthorsMatched: result.matched.length, skipped: result.skipped.length };
-    case 'blogPosts':
-      return { blogPosts: result.created, skipped: result.skipped.length };
-  }
-}
+/** Stores the imported schema (components, collections, page types). */
+export const migrationSchemaStep = defineOperation({
+  name: 'migrations.step.schema',
+  input: z.strictObject({ ...stepRecordFields, write: schemaWriteSchema }),
+  access: runnerOnly,
+  write: true,
+  run: (ctx, input): Promise<StepOutput<SchemaWriteResult>> => runStep(ctx, input, () => applySchema(ctx, input.write), (result) => {
+    const n = (kind: TypeKind) => [...result.created, ...result.updated, ...result.unchanged].filter((t) => t.kind === kind).length;
+    return { components: n('components'), pageTypes: n('pageTypes'), collections: n('collections') };
+  }),
+});
+
+/** Stores a batch of downloaded files. */
+export const migrationMediaStep = defineOperation({
+  name: 'migrations.step.media',
+  input: z.strictObject({ ...stepRecordFields, write: mediaWriteSchema }),
+  access: runnerOnly,
+  write: true,
+  run: (ctx, input): Promise<StepOutput<MediaWriteResult>> => runStep(ctx, input, () => storeMedia(ctx, input.write), (result) => (
+    { media: result.imported, mediaDeduplicated: result.deduplicated, mediaSkipped: result.skipped.length }
+  )),
+});
+
+/** Creates a batch of pages or collection items (pass one). */
+export const migrationEntriesStep = defineOperation({
+  name: 'migrations.step.entries',
+  input: z.strictObject({ ...stepRecordFields, write: entriesWriteSchema }),
+  access: runnerOnly,
+  write: true,
+  run: (ctx, input): Promise<StepOutput<EntriesWriteResult>> => runStep(ctx, input, () => createEntries(ctx, input.write), (result) => (
+    { [result.entryKind === 'page' ? 'pages' : 'collectionItems']: result.created, skipped: result.skipped.length }
+  )),
+});
+
+/** Sets the references of a batch of entries and publishes them (pass two). */
+export const migrationFinishStep = defineOperation({
+  name: 'migrations.step.finish',
+  input: z.strictObject({ ...stepRecordFields, write: finishWriteSchema }),
+  access: runnerOnly,
+  write: true,
+  run: (ctx, input): Promise<StepOutput<FinishWriteResult>> => runStep(ctx, input, () => finishEntries(ctx, input.write), (result) => (
+    { skipped: result.skipped.length }
+  )),
+});
+
+/** Creates (or matches) the blog's categories and tags. */
+export const migrationBlogTermsStep = defineOperation({
+  name: 'migrations.step.blogTerms',
+  input: z.strictObject({ ...stepRecordFields, write: blogTermsWriteSchema }),
+  access: runnerOnly,
+  write: true,
+  run: (ctx, input): Promise<StepOutput<BlogTermsWriteResult>> => runStep(ctx, input, () => importBlogTerms(ctx, input.write), (result) => (
+    { blogCategories: Object.keys(result.categories).length, blogTags: Object.keys(result.tags).length }
+  )),
+});
+
+/** Creates (or matches) the blog's authors. */
+export const migrationBlogAuthorsStep = defineOperation({
+  name: 'migrations.step.blogAuthors',
+  input: z.strictObject({ ...stepRecordFields, write: blogAuthorsWriteSchema }),
+  access: runnerOnly,
+  write: true,
+  run: (ctx, input): Promise<StepOutput<BlogAuthorsWriteResult>> => runStep(ctx, input, () => importBlogAuthors(ctx, input.write), (result) => (
+    { blogAuthors: result.created, blogAuthorsMatched: result.matched.length, skipped: result.skipped.length }
+  )),
+});
+
+/** Creates a batch of blog posts. */
+export const migrationBlogPostsStep = defineOperation({
+  name: 'migrations.step.blogPosts',
+  input: z.strictObject({ ...stepRecordFields, write: blogPostsWriteSchema }),
+  access: runnerOnly,
+  write: true,
+  run: (ctx, input): Promise<StepOutput<BlogPostsWriteResult>> => runStep(ctx, input, () => importBlogPosts(ctx, input.write), (result) => (
+    { blogPosts: result.created, skipped: result.skipped.length }
+  )),
+});
 
 /** The runner's sign of life between batches; false when the migration is no longer its own. */
 export const migrationHeartbeat = defineOperation({
@@ -352,18 +402,6 @@ export const migrationAbandon = defineOperation({
 
 // ------------------------------------------------------------------------------------------------
 
-async function applyWrite(ctx: Ctx, write: StepWrite): Promise<StepWriteResult> {
-  switch (write.kind) {
-    case 'schema': return applySchema(ctx, write);
-    case 'media': return storeMedia(ctx, write);
-    case 'entries': return createEntries(ctx, write);
-    case 'finish': return finishEntries(ctx, write);
-    case 'blogTerms': return importBlogTerms(ctx, write);
-    case 'blogAuthors': return importBlogAuthors(ctx, write);
-    case 'blogPosts': return importBlogPosts(ctx, write);
-  }
-}
-
 const typeTables = { pageTypes, collections: collectionTypes, components } as const;
 
 async function applySchema(ctx: Ctx, write: SchemaWrite): Promise<SchemaWriteResult> {
@@ -390,7 +428,7 @@ async function applySchema(ctx: Ctx, write: SchemaWrite): Promise<SchemaWriteRes
       `The imported schema has ${issues.length} problem${issues.length === 1 ? '' : 's'}: ` +
       issues.slice(0, 20).map((i) => `${i.kind}/${i.slug}: ${i.path}: ${i.message}`).join('; '), issues);
   }
-  const result: SchemaWriteResult = { kind: 'schema', created: [], updated: [], unchanged: [] };
+  const result: SchemaWriteResult = { created: [], updated: [], unchanged: [] };
   const now = ctx.clock.now();
   // Components first, so no type ever points at a missing one; all in this one transaction.
   for (const kind of ['components', 'collections', 'pageTypes'] as const) {
@@ -419,11 +457,11 @@ async function applySchema(ctx: Ctx, write: SchemaWrite): Promise<SchemaWriteRes
 const skippableUpload = new Set(['VALIDATION_FAILED', 'PAYLOAD_TOO_LARGE']);
 
 /**
- * Stores downloaded files. Media is matched by the SHA-256 of its bytes (decisions §10): bytes
+ * Stores downloaded files. Media is matched by the SHA-256 of its bytes: bytes
  * already in the project, from this import or an earlier one, reuse that media.
  */
 async function storeMedia(ctx: Ctx, write: MediaWrite): Promise<MediaWriteResult> {
-  const result: MediaWriteResult = { kind: 'media', byUrl: {}, imported: 0, deduplicated: 0, skipped: [] };
+  const result: MediaWriteResult = { byUrl: {}, imported: 0, deduplicated: 0, skipped: [] };
   const fileUrl = (filename: string) => mediaFileUrl(ctx.settings.baseUrl, ctx.project.slug, filename);
   for (const file of write.files) {
     const sha256 = sha256Hex(file.data);
@@ -450,24 +488,13 @@ async function storeMedia(ctx: Ctx, write: MediaWrite): Promise<MediaWriteResult
   return result;
 }
 
-async function freeSlug(ctx: Ctx, kind: EntryKind, typeId: string, base: string): Promise<string> {
-  const store = storeOf(kind);
-  if (!(await store.slugTaken(ctx.db, ctx.project.id, typeId, base))) return base;
-  for (let n = 2; n < 10_000; n += 1) {
-    const suffix = `-${n}`;
-    const candidate = `${base.slice(0, 255 - suffix.length).replace(/-+$/, '')}${suffix}`;
-    if (!(await store.slugTaken(ctx.db, ctx.project.id, typeId, candidate))) return candidate;
-  }
-  throw new CmsError('SLUG_EXISTS', `No free slug left for "${base}"`);
-}
-
 /** Problems of one entry that are found before anything of it is written: the entry is skipped. */
 const skippableEntry = new Set(['VALIDATION_FAILED', 'REQUIRED_FIELDS_MISSING', 'PAYLOAD_TOO_LARGE', 'NOT_FOUND']);
 
 /** Creates fresh entries (pages and items are never updated in place), with unique slugs. */
 async function createEntries(ctx: Ctx, write: EntriesWrite): Promise<EntriesWriteResult> {
   const store = storeOf(write.entryKind);
-  const result: EntriesWriteResult = { kind: 'entries', entryKind: write.entryKind, ids: {}, created: 0, renamed: [], skipped: [], dropped: [] };
+  const result: EntriesWriteResult = { entryKind: write.entryKind, ids: {}, created: 0, renamed: [], skipped: [], dropped: [] };
   const typeIds = new Map<string, string>();
   for (const entry of write.entries) {
     const fields = resolvePlaceholders(entry.fields, (key) => write.refIds?.[key] ?? result.ids[key], (target) => result.dropped.push({ key: entry.key, target }));
@@ -480,7 +507,7 @@ async function createEntries(ctx: Ctx, write: EntriesWrite): Promise<EntriesWrit
         typeIds.set(entry.typeSlug, typeId);
       }
       if (!slugPattern.test(entry.slug)) throw new CmsError('VALIDATION_FAILED', `slug "${entry.slug}" is not a valid slug`);
-      const slug = await freeSlug(ctx, write.entryKind, typeId, entry.slug);
+      const slug = await findFreeSlug(entry.slug, (candidate) => store.slugTaken(ctx.db, ctx.project.id, typeId, candidate));
       const shape = await createEntry(ctx, write.entryKind, {
         typeSlug: entry.typeSlug, name: entry.name, slug, fields, seo: entry.seo, status: entry.status,
       });
@@ -501,8 +528,9 @@ async function createEntries(ctx: Ctx, write: EntriesWrite): Promise<EntriesWrit
 const placeholderPrefix = '@ref:';
 
 /** `{ _ref: "@ref:<key>", _type }` pointed at the entry of that key; dropped when there is none. */
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 function resolvePlaceholders(value: Record<string, unknown>, idOf: (key: string) => string | undefined, dropped: (key: string) => void): Record<string, unknown> {
-  const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
   const walk = (v: unknown): unknown => {
     if (isRecord(v) && typeof v._ref === 'string' && v._ref.startsWith(placeholderPrefix)) {
       const key = v._ref.slice(placeholderPrefix.length);
@@ -522,13 +550,14 @@ function resolvePlaceholders(value: Record<string, unknown>, idOf: (key: string)
     }
     return v;
   };
-  return walk(value) as Record<string, unknown>;
+  const out = walk(value);
+  return isRecord(out) ? out : {};
 }
 
 /** The second pass: references (now that every target exists), then publish as the source had it. */
 async function finishEntries(ctx: Ctx, write: FinishWrite): Promise<FinishWriteResult> {
   const store = storeOf(write.entryKind);
-  const result: FinishWriteResult = { kind: 'finish', done: 0, skipped: [] };
+  const result: FinishWriteResult = { done: 0, skipped: [] };
   for (const entry of write.entries) {
     try {
       if (Object.keys(entry.fields).length > 0) await updateEntry(ctx, write.entryKind, { ref: { id: entry.id }, fields: entry.fields });
@@ -549,7 +578,7 @@ async function finishEntries(ctx: Ctx, write: FinishWrite): Promise<FinishWriteR
 // The blog, through the blog operations (nested, so they join this batch's transaction).
 
 async function importBlogTerms(ctx: Ctx, write: BlogTermsWrite): Promise<BlogTermsWriteResult> {
-  const result: BlogTermsWriteResult = { kind: 'blogTerms', categories: {}, tags: {}, created: 0, reused: 0 };
+  const result: BlogTermsWriteResult = { categories: {}, tags: {}, created: 0, reused: 0 };
   const kinds = [
     { list: write.categories, table: blogCategories, op: categoryOperations.create, out: result.categories },
     { list: write.tags, table: blogTags, op: tagOperations.create, out: result.tags },
@@ -557,7 +586,7 @@ async function importBlogTerms(ctx: Ctx, write: BlogTermsWrite): Promise<BlogTer
   for (const { list, table, op, out } of kinds) {
     for (const term of list) {
       if (out[term.slug]) continue;
-      // Matched by slug, also across imports (decisions §10).
+      // Matched by slug, also across imports: a second import reuses the terms of the first.
       const [existing] = await ctx.db.select({ id: table.id }).from(table)
         .where(and(eq(table.projectId, ctx.project.id), eq(table.slug, term.slug)));
       if (existing) {
@@ -575,9 +604,9 @@ async function importBlogTerms(ctx: Ctx, write: BlogTermsWrite): Promise<BlogTer
 
 const lower = (s: string) => s.trim().toLowerCase();
 
-/** Authors are matched against the project's, by email, then slug, then name (decisions §10). */
+/** Authors are matched against the project's, by email, then slug, then name, so imports never duplicate one. */
 async function importBlogAuthors(ctx: Ctx, write: BlogAuthorsWrite): Promise<BlogAuthorsWriteResult> {
-  const result: BlogAuthorsWriteResult = { kind: 'blogAuthors', ids: {}, created: 0, matched: [], skipped: [] };
+  const result: BlogAuthorsWriteResult = { ids: {}, created: 0, matched: [], skipped: [] };
   const create = authorOperations['blog.authors.create'];
   for (const author of write.authors) {
     const existing = await ctx.db.select({ id: blogAuthors.id, email: blogAuthors.email, slug: blogAuthors.slug, firstName: blogAuthors.firstName, lastName: blogAuthors.lastName })
@@ -607,24 +636,16 @@ async function importBlogAuthors(ctx: Ctx, write: BlogAuthorsWrite): Promise<Blo
   return result;
 }
 
-async function freeBlogSlug(ctx: Ctx, base: string): Promise<string> {
-  const taken = async (slug: string) => (await ctx.db.select({ id: blogPosts.id }).from(blogPosts)
-    .where(and(eq(blogPosts.projectId, ctx.project.id), eq(blogPosts.slug, slug), isNull(blogPosts.deletedAt)))).length > 0;
-  if (!(await taken(base))) return base;
-  for (let n = 2; n < 10_000; n += 1) {
-    const suffix = `-${n}`;
-    const candidate = `${base.slice(0, 255 - suffix.length).replace(/-+$/, '')}${suffix}`;
-    if (!(await taken(candidate))) return candidate;
-  }
-  throw new CmsError('SLUG_EXISTS', `No free slug left for "${base}"`);
-}
+/** A post slug is taken by a post of the project that is not deleted. */
+const blogSlugTaken = (ctx: Ctx) => async (slug: string) => (await ctx.db.select({ id: blogPosts.id }).from(blogPosts)
+  .where(and(eq(blogPosts.projectId, ctx.project.id), eq(blogPosts.slug, slug), isNull(blogPosts.deletedAt)))).length > 0;
 
 /** Posts are created fresh on every import, like pages and items; a taken slug gets a suffix. */
 async function importBlogPosts(ctx: Ctx, write: BlogPostsWrite): Promise<BlogPostsWriteResult> {
-  const result: BlogPostsWriteResult = { kind: 'blogPosts', ids: {}, created: 0, renamed: [], skipped: [] };
+  const result: BlogPostsWriteResult = { ids: {}, created: 0, renamed: [], skipped: [] };
   for (const post of write.posts) {
     try {
-      const slug = await freeBlogSlug(ctx, post.slug);
+      const slug = await findFreeSlug(post.slug, blogSlugTaken(ctx));
       const input = parseInput(createPost, {
         title: post.title, slug, body: post.body, summary: post.summary, status: post.status, publishedAt: post.publishedAt,
         featuredImageId: post.featuredImageId, author: post.authorId, categories: post.categoryIds, tags: post.tagIds, seo: post.seo,

@@ -5,7 +5,7 @@ import { CmsError } from '../errors.js';
 import { defineOperation } from '../operation.js';
 import { findWebhook, webhookAccess } from './manage.js';
 import { notifyOutbox } from './outbox.js';
-import { runningDispatcherOf, webhookDispatcherFactory, type WebhookPassSummary } from './port.js';
+import type { WebhookPassSummary } from './port.js';
 import { deliveryStatuses, toAttemptView, toDeliveryView, type AttemptView, type DeliveryView } from './schemas.js';
 
 /** What `webhooks.test` sends: a page in the write shape, marked as a sample. */
@@ -118,7 +118,7 @@ export const redeliver = defineOperation({
 
 /**
  * One dispatcher pass over every due delivery of the database (`cms webhooks process`, for cron
- * or CI). In a server it uses the server's own dispatcher; elsewhere a short-lived one.
+ * or CI), with the engine's own dispatcher.
  */
 export const processWebhooks = defineOperation({
   name: 'webhooks.process',
@@ -128,17 +128,6 @@ export const processWebhooks = defineOperation({
   write: false,
   global: true,
   async run(ctx): Promise<WebhookPassSummary> {
-    const running = runningDispatcherOf(ctx.services);
-    if (running) return running.processDue();
-    const factory = webhookDispatcherFactory();
-    if (!factory) {
-      throw new CmsError('INTERNAL', 'No webhook dispatcher is available in this process; run `cms webhooks process` or `cms serve`');
-    }
-    const dispatcher = factory({ db: ctx.db, clock: ctx.clock, log: ctx.log });
-    try {
-      return await dispatcher.processDue();
-    } finally {
-      await dispatcher.close();
-    }
+    return ctx.services.webhooks.processDue();
   },
 });

@@ -2,8 +2,7 @@ import { listDeliveries, processWebhooks, redeliver, testWebhook } from './deliv
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, regenerateWebhookSecret, updateWebhook } from './manage.js';
 
 export { outboxChannel, writeOutbox } from './outbox.js';
-export type { WebhookDispatcher, WebhookDispatcherDeps, WebhookDispatcherFactory, WebhookPassSummary } from './port.js';
-export { provideWebhookDispatcherFactory, webhookDispatcherService } from './port.js';
+export type { WebhookDispatcher, WebhookPassSummary } from './port.js';
 export type { AttemptView, DeliveryStatus, DeliveryView, WebhookView } from './schemas.js';
 
 /** The webhooks operations, by name; core/registry.ts merges them into the one table. */

@@ -1,11 +1,12 @@
 // The ButterCMS blog: categories and tags (matched by slug), authors (matched by email, then
 // slug, then name, also against earlier imports), then posts, created fresh every time.
 
-import type { MigrationLogLine, StepInput, StepWriteResult, StoredMediaRef } from '../../core/migrations/index.js';
+import type { MigrationLogLine, StoredMediaRef } from '../../core/migrations/index.js';
 import { collectMediaUrls } from './convert.js';
-import { rewriteHtmlMedia } from './entries.js';
+import { rewriteHtmlText } from './entries.js';
 import { makeUnique, toSlug } from './names.js';
 import type { SourceAuthor, SourceData, SourcePost } from './source.js';
+import type { MigrationSteps } from './steps.js';
 
 /** Blog posts go in batches of the source's page size for posts. */
 export const postBatchSize = 10;
@@ -28,12 +29,10 @@ const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const clip = (s: string, max: number) => (s.length > max ? s.slice(0, max).trimEnd() : s);
 const validTime = (v: string | null): string | null => (v && !Number.isNaN(Date.parse(v)) ? new Date(v).toISOString() : null);
 
-type Step = (input: Omit<StepInput, 'id' | 'runnerId'>) => Promise<StepWriteResult | null>;
-
 export interface BlogImportDeps {
   source: SourceData;
   media: Map<string, StoredMediaRef>;
-  step: Step;
+  steps: MigrationSteps;
 }
 
 /** Every author the source shows: its author list, and the authors embedded in posts. */
@@ -54,14 +53,14 @@ function allTerms(source: SourceData, kind: 'categories' | 'tags') {
 }
 
 export async function importBlog(deps: BlogImportDeps): Promise<void> {
-  const { source, media, step } = deps;
+  const { source, media, steps } = deps;
   const categories = allTerms(source, 'categories');
   const tags = allTerms(source, 'tags');
   const authors = allAuthors(source);
   if (source.posts.length === 0 && categories.length === 0 && tags.length === 0 && authors.length === 0) return;
 
-  await step({ progress: { phase: 'blog', done: 0, total: source.posts.length } });
-  const terms = await step({ write: { kind: 'blogTerms', categories, tags } }) as Extract<StepWriteResult, { kind: 'blogTerms' }>;
+  await steps.record({ progress: { phase: 'blog', done: 0, total: source.posts.length } });
+  const terms = await steps.blogTerms({ categories, tags });
 
   const notes: MigrationLogLine[] = [];
   const authorInputs = authors.map((a) => {
@@ -79,12 +78,12 @@ export async function importBlog(deps: BlogImportDeps): Promise<void> {
       links: Object.fromEntries(Object.entries(a.links).map(([k, v]) => [k, clip(v, 2048)])),
     };
   });
-  const authorResult = await step({ write: { kind: 'blogAuthors', authors: authorInputs }, logs: notes }) as Extract<StepWriteResult, { kind: 'blogAuthors' }>;
+  const authorResult = await steps.blogAuthors({ authors: authorInputs }, { logs: notes });
   const authorLogs: MigrationLogLine[] = [
     ...authorResult.matched.map((m): MigrationLogLine => ({ level: 'info', message: `author ${m.key}: matched the existing author ${m.id} by ${m.by}` })),
     ...authorResult.skipped.map((s): MigrationLogLine => ({ level: 'error', message: `author ${s.key} skipped: ${s.reason}`, data: { code: s.code, details: s.details } })),
   ];
-  if (authorLogs.length) await step({ logs: authorLogs });
+  if (authorLogs.length) await steps.record({ logs: authorLogs });
 
   const slugs = new Set<string>();
   const fileUrlFor = (url: string) => media.get(url)?.fileUrl;
@@ -97,7 +96,7 @@ export async function importBlog(deps: BlogImportDeps): Promise<void> {
       key: post.slug,
       title: clip(post.title.trim() || post.slug, 255),
       slug: makeUnique(clip(toSlug(post.slug, 'post'), 200).replace(/-+$/, ''), slugs, '-'),
-      body: rewriteHtmlMedia(post.body, fileUrlFor) as string,
+      body: rewriteHtmlText(post.body, fileUrlFor),
       summary: clip(post.summary, 5000),
       status: draft ? 'draft' as const : 'published' as const,
       publishedAt: draft ? null : validTime(post.published),
@@ -110,14 +109,14 @@ export async function importBlog(deps: BlogImportDeps): Promise<void> {
   };
   for (let start = 0; start < source.posts.length; start += postBatchSize) {
     const batch = source.posts.slice(start, start + postBatchSize);
-    const result = await step({
-      write: { kind: 'blogPosts', posts: batch.map(toInput) },
-      progress: { phase: 'blog', done: start + batch.length, total: source.posts.length },
-    }) as Extract<StepWriteResult, { kind: 'blogPosts' }>;
+    const result = await steps.blogPosts(
+      { posts: batch.map(toInput) },
+      { progress: { phase: 'blog', done: start + batch.length, total: source.posts.length } },
+    );
     const logs: MigrationLogLine[] = [
       ...result.renamed.map((r): MigrationLogLine => ({ level: 'info', message: `post ${r.key}: slug "${r.from}" is taken, imported as "${r.to}"` })),
       ...result.skipped.map((s): MigrationLogLine => ({ level: 'error', message: `post ${s.key} skipped: ${s.reason}`, data: { code: s.code, details: s.details } })),
     ];
-    if (logs.length) await step({ logs });
+    if (logs.length) await steps.record({ logs });
   }
 }

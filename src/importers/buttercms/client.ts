@@ -1,4 +1,4 @@
-// The ButterCMS read API as the importer uses it (buttercms-api.md): the read token as the
+// The ButterCMS read API as the importer uses it: the read token as the
 // `auth_token` query parameter, page-number paging that follows `meta.next_page`, and at least
 // 100 ms between two requests as the source sees them (the contract's migration limit), media
 // downloads included. Nothing is retried: the contract allows no retries, so a failure ends the
@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { request, type Dispatcher } from 'undici';
 
 import { defaultButterApiUrl, normaliseButterApiUrl } from '../../lib/buttercms-api-url.js';
+import { errorMessage, propertyOf } from '../../lib/unknown-values.js';
 
 export { defaultButterApiUrl };
 
@@ -105,7 +106,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /** What the source said, from a DRF-style `{ "detail": "…" }` body. */
 function detailOf(text: string): string {
   try {
-    const body = JSON.parse(text) as unknown;
+    const body: unknown = JSON.parse(text);
     if (isRecord(body) && typeof body.detail === 'string') return body.detail;
   } catch { /* not JSON */ }
   const trimmed = text.trim();
@@ -204,8 +205,9 @@ export function createButterClient(options: ButterClientOptions): ButterClient {
       lastAnswered = performance.now();
       options.onRequest?.({ method: 'GET', url: display, status: null, startedAt, answeredAt: null, durationMs: lastAnswered - startedAt, kind });
       if (options.signal?.aborted) throw aborted(target);
-      const cause = (e as { code?: unknown; cause?: { code?: unknown } });
-      const code = typeof cause.code === 'string' ? cause.code : typeof cause.cause?.code === 'string' ? cause.cause.code : (e as Error).message;
+      const own = propertyOf(e, 'code');
+      const inner = propertyOf(propertyOf(e, 'cause'), 'code');
+      const code = typeof own === 'string' ? own : typeof inner === 'string' ? inner : errorMessage(e);
       throw new SourceRequestError('network', `GET ${display} failed: ${code}; migrations do not retry`, target, null);
     }
   }
@@ -227,10 +229,11 @@ export function createButterClient(options: ButterClientOptions): ButterClient {
     if (res.statusCode < 200 || res.statusCode >= 300) return failOn(res, target);
     const text = await res.body.text().catch((e: unknown) => {
       if (options.signal?.aborted) throw aborted(target);
-      throw new SourceRequestError('network', `GET ${display}: the answer broke off (${(e as Error).message})`, target, res.statusCode);
+      throw new SourceRequestError('network', `GET ${display}: the answer broke off (${errorMessage(e)})`, target, res.statusCode);
     });
     try {
-      return JSON.parse(text) as unknown;
+      const body: unknown = JSON.parse(text);
+      return body;
     } catch {
       throw new SourceRequestError('invalid-response', `GET ${display} did not answer JSON`, target, res.statusCode);
     }
@@ -281,7 +284,7 @@ export function createButterClient(options: ButterClientOptions): ButterClient {
     let size = 0;
     try {
       for await (const chunk of res.body) {
-        const buf = chunk as Buffer;
+        const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
         size += buf.byteLength;
         if (size > maxBytes) {
           res.body.destroy();
@@ -292,7 +295,7 @@ export function createButterClient(options: ButterClientOptions): ButterClient {
     } catch (e) {
       if (e instanceof SourceRequestError) throw e;
       if (options.signal?.aborted) throw aborted(target);
-      throw new SourceRequestError('network', `GET ${display}: the download broke off (${(e as Error).message})`, target, res.statusCode);
+      throw new SourceRequestError('network', `GET ${display}: the download broke off (${errorMessage(e)})`, target, res.statusCode);
     }
     const type = res.headers['content-type'];
     return { bytes: Buffer.concat(chunks), contentType: typeof type === 'string' ? type : null };

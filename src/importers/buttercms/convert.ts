@@ -57,6 +57,7 @@ function componentMap(
   components: ConvertContext['components'],
 ): ReadonlyMap<string, InferredComponent> {
   if (components instanceof Map) return components;
+  // `instanceof Map` does not narrow a ReadonlyMap out of the union (it is an interface): what is left is the list.
   return new Map((components as ReadonlyArray<InferredComponent>).map((c) => [c.slug, c]));
 }
 

@@ -116,7 +116,8 @@ export function stripRefs(value: Record<string, unknown>): Record<string, unknow
     }
     return v;
   };
-  return walk(value) as Record<string, unknown>;
+  const out = walk(value);
+  return isPlainObject(out) ? out : {};
 }
 
 /**
@@ -153,17 +154,23 @@ const urlToken = /(?:https?:)?\/\/[^\s"'<>()]+/g;
 
 /** Media URLs inside HTML pointed at the imported files, so content no longer needs the source's CDN. */
 export function rewriteHtmlMedia(value: unknown, fileUrlFor: (url: string) => string | null | undefined): unknown {
-  if (typeof value === 'string') {
-    if (!isHtml(value)) return value;
-    return value.replace(urlToken, (m) => fileUrlFor(m) ?? fileUrlFor(m.replace(/&amp;/g, '&')) ?? m);
-  }
+  if (typeof value === 'string') return rewriteHtmlText(value, fileUrlFor);
   if (Array.isArray(value)) return value.map((v) => rewriteHtmlMedia(v, fileUrlFor));
-  if (isPlainObject(value)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = rewriteHtmlMedia(v, fileUrlFor);
-    return out;
-  }
+  if (isPlainObject(value)) return rewriteHtmlMediaIn(value, fileUrlFor);
   return value;
+}
+
+/** One string: HTML has its media URLs rewritten, anything else stays as it is. */
+export function rewriteHtmlText(value: string, fileUrlFor: (url: string) => string | null | undefined): string {
+  if (!isHtml(value)) return value;
+  return value.replace(urlToken, (m) => fileUrlFor(m) ?? fileUrlFor(m.replace(/&amp;/g, '&')) ?? m);
+}
+
+/** Every value of an object, as `rewriteHtmlMedia` does. */
+export function rewriteHtmlMediaIn(value: Record<string, unknown>, fileUrlFor: (url: string) => string | null | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = rewriteHtmlMedia(v, fileUrlFor);
+  return out;
 }
 
 function convert(source: Record<string, unknown>, type: PlannedType, ctx: PrepareContext, where: string, warnings: ImportWarning[]) {
@@ -178,7 +185,7 @@ function convert(source: Record<string, unknown>, type: PlannedType, ctx: Prepar
   };
   const { value, warnings: w } = convertFields(source, type.plan, convertCtx);
   warnings.push(...w);
-  return rewriteHtmlMedia(value, ctx.fileUrlFor) as Record<string, unknown>;
+  return rewriteHtmlMediaIn(value, ctx.fileUrlFor);
 }
 
 const clip = (s: string, max: number) => (s.length > max ? s.slice(0, max).trimEnd() : s);

@@ -1,7 +1,7 @@
 // Schema inference for ButterCMS content.
-// ButterCMS exposes no field metadata (buttercms-api.md §2), so every page type, collection and
+// ButterCMS's read API exposes no field metadata, so every page type, collection and
 // component schema is reconstructed from delivered values: each sample value is classified on its
-// own, then all observations of a field are united (contract, Migration behaviour rule 2).
+// own, then all observations of a field are united (docs/migrating-from-buttercms.md).
 
 import { defaultImageMimeTypes } from '../../core/schema/media-types.js';
 import { humanize, makeUnique, toFieldName, toKebabCase, toSlug } from './names.js';
@@ -51,9 +51,9 @@ export function isHtml(value: string): boolean {
 export function isDateString(value: string): boolean {
   const m = DATE.exec(value);
   if (!m) return false;
-  const [month, day, hour, minute, second] = [m[2], m[3], m[4], m[5], m[6]].map((part) =>
+  const [month = 0, day = 0, hour = 0, minute = 0, second = 0] = [m[2], m[3], m[4], m[5], m[6]].map((part) =>
     part === undefined ? 0 : Number(part),
-  ) as [number, number, number, number, number];
+  );
   return month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour < 24 && minute < 60 && second < 60;
 }
 
@@ -136,7 +136,7 @@ export function isPageObject(
   );
 }
 
-/** A component-picker element has exactly `type` and `fields` (buttercms-api.md §4). */
+/** A component-picker element, as ButterCMS delivers it, has exactly `type` and `fields`. */
 export function isPickerInstance(value: unknown): value is { type: string; fields: Record<string, unknown> } {
   if (!isPlainObject(value)) return false;
   const keys = Object.keys(value);
@@ -354,8 +354,9 @@ function observeArray(values: readonly unknown[], ctx: Ctx): Observation {
     return { kind: 'json' };
   }
   if (items.every(isPickerInstance)) return { kind: 'picker', instances: items };
-  if (items.every((item) => isPlainObject(item) && referenceTargetOf(item) === null)) {
-    return { kind: 'repeater', rows: items as Array<Record<string, unknown>> };
+  const rows = items.filter(isPlainObject);
+  if (rows.length === items.length && rows.every((item) => referenceTargetOf(item) === null)) {
+    return { kind: 'repeater', rows };
   }
   return { kind: 'json' };
 }
@@ -408,7 +409,8 @@ function planField(base: PlanBase, observations: readonly Observation[], site: F
 
   if (seen.every((o) => o.kind === 'string' || o.kind === 'number')) {
     if (seen.every((o) => o.kind === 'number')) return { ...base, type: 'number' };
-    if (kinds.length === 1) return { ...base, type: (seen[0] as { type: StringType }).type };
+    const first = seen[0];
+    if (kinds.length === 1 && first?.kind === 'string') return { ...base, type: first.type };
     // Files of which some are not images: a media field takes them all.
     if (seen.every((o) => o.kind === 'string' && (o.type === 'image' || o.type === 'media'))) return { ...base, type: 'media' };
     const rank = Math.max(...seen.map((o) => (o.kind === 'string' ? STRING_RANK[o.type] : 0)));
@@ -444,7 +446,7 @@ function planField(base: PlanBase, observations: readonly Observation[], site: F
 
   if (componentish === 'object') {
     const slug = toKebabCase(base.sourceKey, 'component');
-    registerComponent(ctx, slug, base.sourceKey, seen.map((o) => (o as { value: Record<string, unknown> }).value));
+    registerComponent(ctx, slug, base.sourceKey, seen.flatMap((o) => (o.kind === 'object' ? [o.value] : [])));
     return { ...base, type: 'nestedComponent', componentSlug: slug };
   }
   if (componentish === 'picker') {

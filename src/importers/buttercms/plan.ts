@@ -4,7 +4,7 @@
 import { humanize, makeUnique, toSlug } from './names.js';
 import { inferSchemas, type FieldPlan, type InferenceResult, type InferredComponent, type SampleGroup } from './infer.js';
 import type { SourceData, SourcePage } from './source.js';
-import type { ImportWarning, SchemaField } from './types.js';
+import { fieldListOf, stringListOf, type ImportWarning, type SchemaField } from './types.js';
 
 export type SchemaKind = 'components' | 'pageTypes' | 'collections';
 
@@ -176,11 +176,11 @@ function mergeField(old: SchemaField, wanted: SchemaField, path: string, conflic
     case 'componentPicker': {
       const allowed = o.allowedComponents;
       if (!Array.isArray(allowed)) return old;
-      const more = ((w.allowedComponents as string[] | undefined) ?? []).filter((c) => !allowed.includes(c));
+      const more = stringListOf(w.allowedComponents).filter((c) => !allowed.includes(c));
       return more.length ? { ...old, options: { ...o, allowedComponents: [...allowed, ...more] } } : old;
     }
     case 'repeater': {
-      const fields = mergeFields((o.fields as SchemaField[] | undefined) ?? [], (w.fields as SchemaField[] | undefined) ?? [], `${path}[]`, conflicts, []);
+      const fields = mergeFields(fieldListOf(o.fields), fieldListOf(w.fields), `${path}[]`, conflicts, []);
       return { ...old, options: { ...o, fields } };
     }
     default:

@@ -1,5 +1,5 @@
-// One ButterCMS migration, from start to its last state (contract: Migration status, decisions
-// §10): mapping (read and discover the source), validating (infer and check the schema; a dry run
+// One ButterCMS migration, from start to its last state (docs/migrating-from-buttercms.md):
+// mapping (read and discover the source), validating (infer and check the schema; a dry run
 // ends here with its report), importing (media in batches of 50, then the schema, knowing which
 // fields hold files other than images; collection items and pages in two passes, the blog),
 // completed. Source requests never happen inside a transaction:
@@ -10,11 +10,10 @@ import type { Dispatcher } from 'undici';
 import type { Actor } from '../../core/actor.js';
 import { isCmsError } from '../../core/errors.js';
 import {
-  butterConfigSchema, migrationAbandon, migrationStep, runnerStoppedMessageFor,
-  type ButterConfig, type MigrationLogLine, type MigrationRunRef, type MigrationView, type StepInput, type StepWrite,
-  type StepWriteResult, type StoredMediaRef,
+  butterConfigSchema, migrationAbandon, runnerStoppedMessageFor,
+  type ButterConfig, type MigrationLogLine, type MigrationRunRef, type MigrationView, type SchemaWrite, type StoredMediaRef,
 } from '../../core/migrations/index.js';
-import { checkSchemaSet, validateTypeDefinition, type TypeDefinition } from '../../core/schema/index.js';
+import { checkSchemaSet, validateTypeDefinition, type SchemaSet } from '../../core/schema/index.js';
 import type { Cms } from '../../runtime.js';
 import { importBlog, blogMediaUrls } from './blog.js';
 import { createButterClient, normaliseApiUrl, SourceRequestError, type ButterClient } from './client.js';
@@ -23,7 +22,8 @@ import { containsRef, orderForCreation, preparePages, prepareItems, refTargets, 
 import { isMediaUrl } from './infer.js';
 import { mergeWithExisting, planImport, type ExistingSchema, type ImportPlan, type MergeResult, type SchemaKind } from './plan.js';
 import { readBlog, readSource, type SourceData } from './source.js';
-import type { ImportWarning, SchemaField } from './types.js';
+import { createMigrationSteps, Paused, type MigrationSteps } from './steps.js';
+import { fieldListOf, type ImportWarning, type SchemaField } from './types.js';
 
 export const mediaBatchSize = 50;
 /**
@@ -32,12 +32,6 @@ export const mediaBatchSize = 50;
  * in between.
  */
 export const entryBatchSize = 25;
-
-/**
- * Lets timers and I/O run before the next batch. PGlite answers through microtasks only, so
- * without this a run of batches would keep the event loop (and a server's requests) waiting.
- */
-const yieldToEventLoop = () => new Promise<void>((resolve) => { setTimeout(resolve, 0); });
 
 export interface RunMigrationDeps {
   cms: Cms;
@@ -49,9 +43,6 @@ export interface RunMigrationDeps {
   minIntervalMs?: number | undefined;
   dispatcher?: Dispatcher | undefined;
 }
-
-/** Unwinds a run that a pause stopped after its batch (already recorded as paused). */
-class Paused extends Error {}
 
 /** A failure the run reports as it is: the message is the migration's error. */
 class ImportFailure extends Error {
@@ -76,19 +67,12 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
   let phase = 'mapping';
   let mode = 'full';
 
-  const step = async (input: Omit<StepInput, 'id' | 'runnerId'>): Promise<StepWriteResult | null> => {
-    if (signal.aborted) throw new Error('the runner is stopping');
-    await yieldToEventLoop();
-    const logs = input.logs ?? [];
-    stats.warnings = (stats.warnings ?? 0) + logs.filter((l) => l.level === 'warning').length;
-    const out = await cms.run(migrationStep, { ...input, logs, stats: { ...stats }, id: ref.id, runnerId }, options);
-    stored = out.stats;
-    if (out.paused) throw new Paused();
-    return out.result;
-  };
+  const steps = createMigrationSteps({
+    cms, migrationId: ref.id, runnerId, projectSlug: ref.projectSlug, signal, stats, onStored: (s) => { stored = s; },
+  });
 
   try {
-    const migration = (await cms.run('migrations.get', { id: ref.id }, options)) as MigrationView;
+    const migration = await cms.run('migrations.get', { id: ref.id }, options);
     const parsed = butterConfigSchema.safeParse(migration.config);
     if (!parsed.success) throw new ImportFailure(`The stored config is invalid: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
     const config = parsed.data;
@@ -113,10 +97,10 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
       collections: config.collections,
       // An import reads the blog when it gets to it; a dry run reads it now, for its counts.
       blog: mode === 'dry_run',
-      onProgress: async (p) => { await step({ progress: { phase: 'mapping', done: p.done, total: p.total } }); },
+      onProgress: async (p) => { await steps.record({ progress: { phase: 'mapping', done: p.done, total: p.total } }); },
     });
     const summary = summariseSource(source);
-    await step({
+    await steps.record({
       status: 'validating',
       progress: { phase: 'validating', done: 0, total: 1 },
       logs: [
@@ -129,9 +113,10 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
 
     // ---- validating: infer the schema, meet the project's, check everything before any write.
     let plan = planImport(source, { mediaHosts });
-    const existing = (await cms.run('schema.pull', {}, options)) as ExistingSchema;
+    const pulled = await cms.run('schema.pull', {}, options);
+    const existing = toExistingSchema(pulled);
     const merge = mergeWithExisting(existing, plan);
-    const issues = checkMerged(existing, merge);
+    const issues = checkMerged(pulled, merge);
     const mediaUrls = collectAllMediaUrls(source, mediaHosts);
     const conversionWarnings: ImportWarning[] = [];
     // A dry run converts too (with stand-in ids), so its report shows what would be dropped.
@@ -149,40 +134,38 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
       { level: 'info', message: `Schema: ${plan.components.length} components, ${plan.pageTypes.length} page types, ${plan.collections.length} collections; ${mediaUrls.length} media URLs` },
     ];
     if (mode === 'dry_run') {
-      await step({ status: 'completed', progress: { phase: 'done', done: 1, total: 1 }, report, logs: [...planLogs, { level: 'info', message: 'Dry run complete: nothing was written' }] });
+      await steps.record({ status: 'completed', progress: { phase: 'done', done: 1, total: 1 }, report, logs: [...planLogs, { level: 'info', message: 'Dry run complete: nothing was written' }] });
       return;
     }
     if (problems.length) {
-      await step({ report, logs: planLogs });
+      await steps.record({ report, logs: planLogs });
       throw new ImportFailure(`The imported schema does not fit the project's (${problems.length} problem${problems.length === 1 ? '' : 's'}; see the log); nothing was written`);
     }
 
-    const schemaWrite = (m: MergeResult): StepWrite => ({
-      kind: 'schema', components: m.write.components as TypeDefinition[], pageTypes: m.write.pageTypes as TypeDefinition[], collections: m.write.collections as TypeDefinition[],
-    });
+    const schemaWrite = (m: MergeResult): SchemaWrite => m.write;
     phase = 'importing';
     if (mode === 'schema_only') {
       // No files are read: a media URL's field type comes from its extension (none: image).
-      await step({ status: 'importing', report, progress: { phase: 'schema', done: 0, total: 1 }, logs: planLogs, write: schemaWrite(merge) });
-      await step({ progress: { phase: 'schema', done: 1, total: 1 }, logs: schemaLogs(merge) });
-      await step({ status: 'completed', progress: { phase: 'done', done: 1, total: 1 }, logs: [{ level: 'info', message: 'Schema imported (schema only)' }] });
+      await steps.schema(schemaWrite(merge), { status: 'importing', report, progress: { phase: 'schema', done: 0, total: 1 }, logs: planLogs });
+      await steps.record({ progress: { phase: 'schema', done: 1, total: 1 }, logs: schemaLogs(merge) });
+      await steps.record({ status: 'completed', progress: { phase: 'done', done: 1, total: 1 }, logs: [{ level: 'info', message: 'Schema imported (schema only)' }] });
       return;
     }
 
     // ---- importing: media first, 50 files per batch (downloaded, then stored in one transaction),
     // so the schema knows which fields hold files other than images: those become media fields.
-    await step({ status: 'importing', report, progress: { phase: 'media', done: 0, total: mediaUrls.length }, logs: planLogs });
-    const media = await importMedia(client, mediaUrls, source, cms.config.maxUploadBytes, step);
+    await steps.record({ status: 'importing', report, progress: { phase: 'media', done: 0, total: mediaUrls.length }, logs: planLogs });
+    const media = await importMedia(client, mediaUrls, source, cms.config.maxUploadBytes, steps);
     const filed = planImport(source, { mediaHosts, mediaTypeOf: (url) => media.get(url)?.mimeType });
     const filedMerge = mergeWithExisting(existing, filed);
-    const filedProblems = [...filedMerge.conflicts, ...checkMerged(existing, filedMerge)];
+    const filedProblems = [...filedMerge.conflicts, ...checkMerged(pulled, filedMerge)];
     if (filedProblems.length) {
-      await step({ logs: filedProblems.map((p): MigrationLogLine => ({ level: 'error', message: p })) });
+      await steps.record({ logs: filedProblems.map((p): MigrationLogLine => ({ level: 'error', message: p })) });
       throw new ImportFailure(`The imported schema does not fit the project's once the files are known (${filedProblems.length} problem${filedProblems.length === 1 ? '' : 's'}; see the log); the files were imported, nothing else was written`);
     }
     plan = filed;
-    await step({ progress: { phase: 'schema', done: 0, total: 1 }, logs: retypedLogs(merge, filedMerge), write: schemaWrite(filedMerge) });
-    await step({ progress: { phase: 'schema', done: 1, total: 1 }, logs: schemaLogs(filedMerge) });
+    await steps.schema(schemaWrite(filedMerge), { progress: { phase: 'schema', done: 0, total: 1 }, logs: retypedLogs(merge, filedMerge) });
+    await steps.record({ progress: { phase: 'schema', done: 1, total: 1 }, logs: schemaLogs(filedMerge) });
 
     // ---- collection items, then pages: each created whole once its targets exist; entries in a
     // reference cycle are completed (references, publish) by a second pass.
@@ -196,28 +179,28 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
     };
     const itemWarnings: ImportWarning[] = [];
     const items = await createAll('item', [...source.collections].flatMap(([key, list]) => prepareItems(key, list, prepare, itemWarnings)),
-      itemWarnings, ids, step);
+      itemWarnings, ids, steps);
     const pageWarnings: ImportWarning[] = [];
-    const pages = await createAll('page', preparePages(source.pages, prepare, pageWarnings), pageWarnings, ids, step);
-    await finishAll('item', items, ids, step);
-    await finishAll('page', pages, ids, step);
+    const pages = await createAll('page', preparePages(source.pages, prepare, pageWarnings), pageWarnings, ids, steps);
+    await finishAll('item', items, ids, steps);
+    await finishAll('page', pages, ids, steps);
 
     // ---- the blog: read now, its files, then categories, tags, authors (matched against what
     // exists) and posts (always fresh).
     if (!source.blogRead) {
-      const blog = await readBlog(client, async (p) => { await step({ progress: { phase: 'blogRead', done: p.done, total: p.total } }); });
+      const blog = await readBlog(client, async (p) => { await steps.record({ progress: { phase: 'blogRead', done: p.done, total: p.total } }); });
       Object.assign(source, { posts: blog.posts, authors: blog.authors, categories: blog.categories, tags: blog.tags, blogRead: true });
-      await step({
+      await steps.record({
         logs: [...toLogLines(blog.warnings), { level: 'info', message: `Read the blog: ${blog.posts.length} posts, ${blog.authors.length} authors, ${blog.categories.length} categories, ${blog.tags.length} tags` }],
       });
     }
     const blogUrls = blogMediaUrls(source, mediaHosts).filter((u) => isMediaUrl(u, mediaHosts) && !media.has(u));
     if (blogUrls.length) {
-      for (const [url, file] of await importMedia(client, blogUrls, source, cms.config.maxUploadBytes, step, 'blogMedia')) media.set(url, file);
+      for (const [url, file] of await importMedia(client, blogUrls, source, cms.config.maxUploadBytes, steps, 'blogMedia')) media.set(url, file);
     }
-    await importBlog({ source, media, step });
+    await importBlog({ source, media, steps });
 
-    await step({ status: 'completed', progress: { phase: 'done', done: 1, total: 1 }, logs: [{ level: 'info', message: `Completed: ${describeStats({ ...stored, ...stats })}` }] });
+    await steps.record({ status: 'completed', progress: { phase: 'done', done: 1, total: 1 }, logs: [{ level: 'info', message: `Completed: ${describeStats({ ...stored, ...stats })}` }] });
   } catch (e) {
     if (e instanceof Paused) return;
     if (isCmsError(e) && e.code === 'MIGRATION_STATE') {
@@ -248,7 +231,7 @@ function describeFailure(e: unknown, signal: AbortSignal, phase: string, mode: s
   }
   if (e instanceof ImportFailure) return { message: e.message, ...(e.data ? { data: e.data } : {}) };
   if (isCmsError(e)) {
-    return { message: `${phase} failed: ${e.code}: ${e.message}. ${after}`, data: { phase, code: e.code, details: e.details as unknown } };
+    return { message: `${phase} failed: ${e.code}: ${e.message}. ${after}`, data: { phase, code: e.code, details: e.details } };
   }
   return { message: `${phase} failed: ${e instanceof Error ? e.message : String(e)}. ${after}`, data: { phase } };
 }
@@ -287,7 +270,7 @@ function retypedLogs(before: MergeResult, after: MergeResult): MigrationLogLine[
         lines.push({ level: 'info', message: `${path}.${field.name}: holds files that are not images, so it is a media field` });
       }
       if (old.type === 'repeater' && field.type === 'repeater') {
-        visit((old.options?.fields as SchemaField[] | undefined) ?? [], (field.options?.fields as SchemaField[] | undefined) ?? [], `${path}.${field.name}[]`);
+        visit(fieldListOf(old.options?.fields), fieldListOf(field.options?.fields), `${path}.${field.name}[]`);
       }
     }
   };
@@ -300,12 +283,25 @@ function retypedLogs(before: MergeResult, after: MergeResult): MigrationLogLine[
   return lines;
 }
 
-function checkMerged(existing: ExistingSchema, merge: MergeResult): string[] {
+/** The project's schema in the importer's terms (field options as plain records). */
+function toExistingSchema(set: SchemaSet): ExistingSchema {
+  const convert = (types: SchemaSet[SchemaKind]) => types.map((t) => ({
+    slug: t.slug,
+    name: t.name,
+    fields: t.fields.map((f): SchemaField => {
+      const { options, ...rest } = f;
+      return options ? { ...rest, options: { ...options } } : rest;
+    }),
+  }));
+  return { components: convert(set.components), pageTypes: convert(set.pageTypes), collections: convert(set.collections) };
+}
+
+function checkMerged(existing: SchemaSet, merge: MergeResult): string[] {
   const problems: string[] = [];
-  const next = {
-    components: [...existing.components] as TypeDefinition[],
-    pageTypes: [...existing.pageTypes] as TypeDefinition[],
-    collections: [...existing.collections] as TypeDefinition[],
+  const next: SchemaSet = {
+    components: [...existing.components],
+    pageTypes: [...existing.pageTypes],
+    collections: [...existing.collections],
   };
   const given = new Set<string>();
   for (const kind of ['components', 'pageTypes', 'collections'] as const) {
@@ -332,17 +328,15 @@ function schemaLogs(merge: MergeResult): MigrationLogLine[] {
   return lines;
 }
 
-type StepFn = (input: Omit<StepInput, 'id' | 'runnerId'>) => Promise<StepWriteResult | null>;
-
 /** Files by source URL; `blogMediaAlt` gives featured images their alt text. */
 async function importMedia(
-  client: ButterClient, urls: string[], source: SourceData, maxBytes: number, step: StepFn, phase = 'media',
+  client: ButterClient, urls: string[], source: SourceData, maxBytes: number, steps: MigrationSteps, phase = 'media',
 ): Promise<Map<string, StoredMediaRef>> {
   const byUrl = new Map<string, StoredMediaRef>();
   const alt = new Map<string, string>();
   for (const post of source.posts) if (post.featured_image && post.featured_image_alt) alt.set(post.featured_image, post.featured_image_alt);
   const total = urls.length;
-  await step({ progress: { phase, done: 0, total } });
+  await steps.record({ progress: { phase, done: 0, total } });
   for (let start = 0; start < urls.length; start += mediaBatchSize) {
     const batch = urls.slice(start, start + mediaBatchSize);
     const files: Array<{ url: string; data: Uint8Array<ArrayBuffer>; filename: string; altText?: string }> = [];
@@ -358,12 +352,10 @@ async function importMedia(
         logs.push({ level: 'warning', message: `Media ${url} skipped: ${e.message}; fields using it are left empty`, data: { request: e.request } });
       }
     }
-    const result = await step({
-      write: { kind: 'media', files }, progress: { phase, done: start + batch.length, total }, logs, statsAdd: { mediaSkipped: downloadsSkipped },
-    }) as Extract<StepWriteResult, { kind: 'media' }>;
+    const result = await steps.media({ files }, { progress: { phase, done: start + batch.length, total }, logs, statsAdd: { mediaSkipped: downloadsSkipped } });
     for (const [url, stored] of Object.entries(result.byUrl)) byUrl.set(url, stored);
     if (result.skipped.length) {
-      await step({ logs: result.skipped.map((s) => ({ level: 'warning' as const, message: `Media ${s.url} skipped: ${s.reason}` })) });
+      await steps.record({ logs: result.skipped.map((s) => ({ level: 'warning' as const, message: `Media ${s.url} skipped: ${s.reason}` })) });
     }
   }
   return byUrl;
@@ -384,11 +376,11 @@ function filenameOf(url: string): string {
  * created without their references, as drafts, and completed by pass two.
  */
 async function createAll(
-  kind: 'item' | 'page', prepared: PreparedEntry[], warnings: ImportWarning[], ids: Map<string, string>, step: StepFn,
+  kind: 'item' | 'page', prepared: PreparedEntry[], warnings: ImportWarning[], ids: Map<string, string>, steps: MigrationSteps,
 ): Promise<PreparedEntry[]> {
   const phase = kind === 'item' ? 'collectionItems' : 'pages';
   const entries = orderForCreation(prepared, new Set(ids.keys()));
-  await step({ progress: { phase, done: 0, total: entries.length }, logs: toLogLines(warnings) });
+  await steps.record({ progress: { phase, done: 0, total: entries.length }, logs: toLogLines(warnings) });
   for (let start = 0; start < entries.length; start += entryBatchSize) {
     const batch = entries.slice(start, start + entryBatchSize);
     const refIds: Record<string, string> = {};
@@ -399,8 +391,7 @@ async function createAll(
         if (id) refIds[key] = id;
       }
     }
-    const write: StepWrite = {
-      kind: 'entries',
+    const result = await steps.entries({
       entryKind: kind,
       refIds,
       entries: batch.map((e) => ({
@@ -413,30 +404,28 @@ async function createAll(
         status: e.deferred ? 'draft' : e.status,
         publishedAt: e.publishedAt,
       })),
-    };
-    const result = await step({ write, progress: { phase, done: start + batch.length, total: entries.length } }) as Extract<StepWriteResult, { kind: 'entries' }>;
+    }, { progress: { phase, done: start + batch.length, total: entries.length } });
     for (const [key, id] of Object.entries(result.ids)) ids.set(key, id);
     const logs: MigrationLogLine[] = [
       ...result.renamed.map((r): MigrationLogLine => ({ level: 'info', message: `${r.key}: slug "${r.from}" is taken, imported as "${r.to}"` })),
       ...result.skipped.map((s): MigrationLogLine => ({ level: 'error', message: `${s.key} skipped: ${s.reason}`, data: { code: s.code, details: s.details } })),
       ...result.dropped.map((d): MigrationLogLine => ({ level: 'warning', message: `${d.key}: the referenced ${d.target} was not imported; reference dropped` })),
     ];
-    if (logs.length) await step({ logs });
+    if (logs.length) await steps.record({ logs });
   }
   return entries;
 }
 
 /** Pass two: references point at the entries pass one created; then publish as the source had it. */
-async function finishAll(kind: 'item' | 'page', entries: PreparedEntry[], ids: Map<string, string>, step: StepFn): Promise<void> {
+async function finishAll(kind: 'item' | 'page', entries: PreparedEntry[], ids: Map<string, string>, steps: MigrationSteps): Promise<void> {
   const pending = entries.filter((e) => e.deferred && e.hasRefs && ids.has(e.key));
   const phase = kind === 'item' ? 'collectionItemReferences' : 'pageReferences';
   if (pending.length === 0) return;
-  await step({ progress: { phase, done: 0, total: pending.length } });
+  await steps.record({ progress: { phase, done: 0, total: pending.length } });
   for (let start = 0; start < pending.length; start += entryBatchSize) {
     const batch = pending.slice(start, start + entryBatchSize);
     const warnings: ImportWarning[] = [];
-    const write: StepWrite = {
-      kind: 'finish',
+    const result = await steps.finish({
       entryKind: kind,
       entries: batch.map((e) => {
         const fields: Record<string, unknown> = {};
@@ -445,10 +434,9 @@ async function finishAll(kind: 'item' | 'page', entries: PreparedEntry[], ids: M
         }
         return { id: ids.get(e.key)!, fields, publish: e.status === 'published', publishedAt: e.publishedAt };
       }),
-    };
-    const result = await step({ write, progress: { phase, done: start + batch.length, total: pending.length }, logs: toLogLines(warnings) }) as Extract<StepWriteResult, { kind: 'finish' }>;
+    }, { progress: { phase, done: start + batch.length, total: pending.length }, logs: toLogLines(warnings) });
     if (result.skipped.length) {
-      await step({ logs: result.skipped.map((s): MigrationLogLine => ({ level: 'error', message: `${kind} ${s.id}: references or publish skipped: ${s.reason}`, data: { code: s.code, details: s.details } })) });
+      await steps.record({ logs: result.skipped.map((s): MigrationLogLine => ({ level: 'error', message: `${kind} ${s.id}: references or publish skipped: ${s.reason}`, data: { code: s.code, details: s.details } })) });
     }
   }
 }

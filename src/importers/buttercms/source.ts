@@ -1,5 +1,5 @@
 // Reads a whole ButterCMS account through the read API, discovering what the API cannot list
-// (decisions §10): single pages, the configured page types and collections, the blog, and every
+// (it has no endpoint that lists page types or collections): single pages, the configured page types and collections, the blog, and every
 // page type and collection met inside content (page types of referenced pages, collection keys
 // of `/v2/content/?keys=` reference URIs), until nothing new turns up.
 //
@@ -198,7 +198,7 @@ export async function readSource(client: ButterClient, options: ReadSourceOption
     warnings,
   };
   const queue: Task[] = [
-    ...(options.skipPages ? [] : [{ kind: 'singles' } as Task]),
+    ...(options.skipPages ? [] : [{ kind: 'singles' } satisfies Task]),
     ...data.pageTypes.configured.map((type): Task => ({ kind: 'pageType', type, origin: 'configured' })),
     ...data.collectionKeys.configured.map((key): Task => ({ kind: 'collection', key, origin: 'configured' })),
     ...(data.blogRead ? blogTasks() : []),

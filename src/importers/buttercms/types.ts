@@ -1,6 +1,5 @@
-// Local stand-ins for shapes owned elsewhere. The real schema module (src/core/schema) is being
-// written in parallel; these mirror the contract's "Schema field definition" closely enough that the
-// importer can hand its output over without conversion once that module lands.
+// The importer's own view of schema shapes: looser than the core's (src/core/schema), because
+// inferred fields are built up step by step; the schema rules check them when they are written.
 
 export interface SchemaField {
   name: string;
@@ -9,6 +8,17 @@ export interface SchemaField {
   required?: boolean;
   options?: Record<string, unknown>;
 }
+
+/** The fields of a repeater's options (or none, when they are not a list of fields). */
+export function fieldListOf(value: unknown): SchemaField[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter((f): f is SchemaField =>
+    typeof f === 'object' && f !== null && typeof Reflect.get(f, 'name') === 'string' && typeof Reflect.get(f, 'type') === 'string');
+}
+
+/** The strings of a list option (a picker's allowed components). */
+export const stringListOf = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((s): s is string => typeof s === 'string') : [];
 
 export interface ComponentDefinition {
   slug: string;

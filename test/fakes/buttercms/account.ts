@@ -1,5 +1,5 @@
 // A realistic ButterCMS account for the fake server, built from the examples in
-// buttercms-api.md §7 and extended so an importer meets every shape it must handle: several page
+// ButterCMS's API documentation and extended so an importer meets every shape it must handle: several page
 // types (one reachable only through references), single pages, collections that reference each
 // other, components, pickers, repeaters, media (one image under two URLs), and enough items that
 // every paginated endpoint needs more than one page.
@@ -255,7 +255,7 @@ function buildProducts(): FakeItem[] {
       .split(' ')
       .map((w) => w[0])
       .join('')}-${n + 1}`;
-    // The two products named in buttercms-api.md §7a.
+    // The two products named in the documentation's collection sample.
     if (id === 812044) [name, sku] = ['Rocket Skates', 'RS-1'];
     if (id === 812045) [name, sku] = ['Giant Magnet', 'GM-9'];
     products.push({

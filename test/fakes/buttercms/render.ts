@@ -1,4 +1,4 @@
-// Turns the raw account into delivered JSON the way ButterCMS does (buttercms-api.md §3, §4):
+// Turns the raw account into delivered JSON the way ButterCMS does:
 // references expand into objects up to `levels` deep and into API URI strings beyond it; media
 // markers become URLs, or `{ url, alt }` with `alt_media_text=1`.
 

@@ -1,4 +1,4 @@
-// A fake ButterCMS read API on node:http, faithful to buttercms-api.md: auth by `auth_token` or
+// A fake ButterCMS read API on node:http, faithful to ButterCMS's read API: auth by `auth_token` or
 // `Authorization: Token`, DRF-style error bodies, page-number paging with the recorded meta key
 // orders, `levels`, and a CDN-like `/media/<id>` route serving real PNG bytes.
 
@@ -200,7 +200,7 @@ function routePages(account: FakeAccount, rest: string[], query: Record<string, 
   let pages = account.pages.filter((p) => p.page_type === wanted);
   if (wanted !== null) {
     if (pages.length === 0) return PAGE_NOT_FOUND();
-    // Filtering and ordering are not supported with `*` (buttercms-api.md §2).
+    // ButterCMS supports no filtering or ordering with `*`.
     const filters = fieldFilters(query);
     pages = sortBy(
       pages.filter((p) => matchesFilters(p.fields, filters)),

@@ -19,7 +19,7 @@ function context(components: ConvertContext['components'], overrides: Partial<Co
   };
 }
 
-describe('convertFields on buttercms-api.md §7a', () => {
+describe('convertFields on the ButterCMS documentation\'s collection sample', () => {
   const schema = inferSchema([springLaunchFields, summerSaleFields], { id: 'landing-page', collectionOfItemId: collectionOfSpecItem });
 
   it('converts every value into the stored shape', () => {

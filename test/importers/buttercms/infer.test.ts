@@ -91,7 +91,7 @@ describe('value detection', () => {
   });
 });
 
-describe('inferSchema on buttercms-api.md §7a', () => {
+describe('inferSchema on the ButterCMS documentation\'s collection sample', () => {
   const result = inferSchema([springLaunchFields, summerSaleFields], { id: 'landing-page', ...specOptions });
 
   it('infers every field of the landing page', () => {

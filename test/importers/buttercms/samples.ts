@@ -1,11 +1,11 @@
-// Samples for the importer tests: buttercms-api.md §7a verbatim, and the fake account rendered
+// Samples for the importer tests: the collection sample of ButterCMS's API documentation verbatim, and the fake account rendered
 // exactly as the fake server would deliver it (no socket needed for pure functions).
 
 import { createFakeAccount, type FakeAccount } from '../../fakes/buttercms/account.js';
 import { createRenderer, type Json } from '../../fakes/buttercms/render.js';
 import type { SampleGroup } from '../../../src/importers/buttercms/infer.js';
 
-/** `data[0].fields` of §7a. */
+/** `data[0].fields` of the sample. */
 export const springLaunchFields = {
   seo: { title: 'Spring Launch | Acme', description: 'Everything new this spring.' },
   headline: 'Meet the new Acme Rocket',
@@ -41,7 +41,7 @@ export const springLaunchFields = {
   ],
 };
 
-/** `data[1].fields` of §7a: empty values, and the author past the `levels` limit. */
+/** `data[1].fields` of the sample: empty values, and the author past the `levels` limit. */
 export const summerSaleFields = {
   seo: { title: 'Summer Sale', description: '' },
   headline: 'Up to 40% off',
@@ -57,7 +57,7 @@ export const summerSaleFields = {
   body: [],
 };
 
-/** §7a's ids belong to these collections (§7b and the fake account agree). */
+/** The sample's ids belong to these collections (the fake account agrees). */
 export function collectionOfSpecItem(id: number | string): string | undefined {
   const n = Number(id);
   if (n >= 812001 && n < 812040) return 'people';
@@ -96,7 +96,7 @@ export function renderAccount(levels = 2): RenderedAccount {
     const rendered = ofType.map((p) => render.page(p) as { slug: string; page_type: string | null; fields: Record<string, Json> });
     for (const p of rendered) pages.set(p.slug, { page_type: p.page_type, fields: p.fields });
     if (type === null) {
-      // Each single page becomes a page type of its own (decisions.md §10).
+      // Each single page becomes a page type of its own (docs/migrating-from-buttercms.md).
       for (const p of rendered) groups.push({ id: p.slug, samples: [p.fields] });
     } else {
       groups.push({ id: type, samples: rendered.map((p) => p.fields) });

@@ -3,16 +3,13 @@ import type { Ctx } from '../../context.js';
 import { defineOperation } from '../../operation.js';
 import { slugSchema } from '../../slug.js';
 import { createEntry, findEntry } from '../entries.js';
+import { findFreeSlug } from '../free-slug.js';
 import type { EntryKind, EntryStore, WriteShapeOf } from '../store.js';
 import { collectionInput, editorAccess, refSchema, type Ref } from './shared.js';
 
 /** `about` → `about-copy`, then `about-copy-2`, … whichever is free first. */
-async function freeCopySlug(ctx: Ctx, store: EntryStore, typeId: string, slug: string): Promise<string> {
-  const base = `${slug.slice(0, 240)}-copy`;
-  for (let n = 1; ; n++) {
-    const candidate = n === 1 ? base : `${base}-${n}`;
-    if (!(await store.slugTaken(ctx.db, ctx.project.id, typeId, candidate))) return candidate;
-  }
+function freeCopySlug(ctx: Ctx, store: EntryStore, typeId: string, slug: string): Promise<string> {
+  return findFreeSlug(`${slug.slice(0, 240)}-copy`, (candidate) => store.slugTaken(ctx.db, ctx.project.id, typeId, candidate));
 }
 
 interface CloneInput { ref: Ref; collection?: string | undefined; slug?: string | undefined; name?: string | undefined }

@@ -1,6 +1,6 @@
 import type { Cms } from './runtime.js';
-import { migrationJobs } from './importers/jobs.js';
-import { webhookJobs } from './webhooks/jobs.js';
+import { migrationJobs } from './importers/migration-jobs.js';
+import { webhookJobs } from './webhooks/delivery-jobs.js';
 
 export interface Job {
   name: string;
@@ -28,7 +28,7 @@ const schedulerJobs: JobFactory = (cms) => [{
   intervalMs: 60_000,
   async tick() {
     const actor = { kind: 'system', job: 'scheduler' } as const;
-    const projects = (await cms.run('projects.list', {}, { actor })) as Array<{ slug: string }>;
+    const projects = await cms.run('projects.list', {}, { actor });
     for (const project of projects) await cms.run('content.publishDue', {}, { actor, project: project.slug });
   },
 }];

@@ -1,4 +1,4 @@
-import type { JobFactory } from '../jobs.js';
+import type { JobFactory } from '../background-jobs.js';
 import { settleStaleMigrationsOp } from '../core/migrations/index.js';
 
 /**
