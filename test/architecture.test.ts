@@ -1,7 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { operations } from '../src/core/registry.js';
 
 /** The dependency rules of STYLE.md, read from the import lines of src/. */
 
@@ -10,7 +12,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 /** Allowed exceptions, each one on purpose. */
 const allowed = {
   /** `cms serve` starts the HTTP server: the only place where one door reaches into the other. */
-  doorCrossings: [['src/cli/serve-process.ts', 'src/http/serve.ts']],
+  doorCrossings: [['src/cli/server-process.ts', 'src/http/node-server.ts']],
   /** The doors may ask which driver a URL selects, and use the Db types; nothing else of src/db. */
   dbValues: { 'src/db/client.ts': ['isPostgresUrl'] } as Record<string, string[]>,
 };
@@ -186,7 +188,7 @@ describe('dependency rules', () => {
   });
 });
 
-describe('migrations', () => {
+describe('database migrations', () => {
   const journal = JSON.parse(readFileSync(join(root, 'db-migrations/meta/_journal.json'), 'utf8')) as {
     entries: Array<{ idx: number; when: number; tag: string }>;
   };
@@ -204,5 +206,174 @@ describe('migrations', () => {
     expect(missing).toEqual([]);
     const sql = readdirSync(join(root, 'db-migrations')).filter((n) => n.endsWith('.sql')).map((n) => n.replace(/\.sql$/, ''));
     expect(sql.sort()).toEqual(journal.entries.map((e) => e.tag).sort());
+  });
+});
+
+/** Strongly connected groups of two or more modules (Tarjan), each listed from its first file. */
+function cyclesOf(graph: Map<string, string[]>): string[][] {
+  let counter = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, counter);
+    low.set(v, counter++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) {
+        low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      }
+    }
+    if (low.get(v) === index.get(v)) {
+      const group: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        group.push(w);
+      } while (w !== v);
+      if (group.length > 1) found.push(group.sort());
+    }
+  };
+  for (const v of [...graph.keys()].sort()) if (!index.has(v)) visit(v);
+  return found;
+}
+
+describe('import cycles', () => {
+  it('the cycle finder finds a cycle through three modules and none in a chain', () => {
+    expect(cyclesOf(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]))).toEqual([['a', 'b', 'c']]);
+    expect(cyclesOf(new Map([['a', ['b']], ['b', ['c']], ['c', []]]))).toEqual([]);
+  });
+
+  it('no module of src/ imports itself back through others (type-only imports aside)', () => {
+    const graph = new Map(files.map(({ file, imports }) => [file, imports.filter((i) => !i.typeOnly && i.target).map((i) => i.target!)]));
+    expect(cyclesOf(graph)).toEqual([]);
+  });
+});
+
+/** The `as` casts of a source file (not `as const`), with whether a comment gives the reason. */
+function castsOf(file: string, source: string): Array<{ at: string; text: string; explained: boolean }> {
+  const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
+  const lines = source.split('\n');
+  const out: Array<{ at: string; text: string; explained: boolean }> = [];
+  const visit = (node: ts.Node) => {
+    if ((ts.isAsExpression(node) || ts.isTypeAssertionExpression(node)) && node.type.getText(sf) !== 'const') {
+      const line = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line;
+      // The reason sits in a comment on the cast's line or on the line just above it.
+      const explained = /\/\/|\/\*/.test(lines[line] ?? '') || /^\s*(\/\/|\*|\/\*)/.test(lines[line - 1] ?? '');
+      out.push({ at: `${file}:${line + 1}`, text: node.getText(sf).slice(0, 80), explained });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return out;
+}
+
+describe('type casts', () => {
+  it('the cast reader counts `as` casts but not `as const`, and sees the comment that explains one', () => {
+    const source = [
+      'const a = x as string;',
+      'const b = [1] as const;',
+      '// the driver answers untyped rows',
+      'const c = rows as Row[];',
+      'const d = <number>y; // legacy',
+    ].join('\n');
+    expect(castsOf('x.ts', source).map((c) => [c.at, c.explained])).toEqual([['x.ts:1', false], ['x.ts:4', true], ['x.ts:5', true]]);
+  });
+
+  const casts = files.flatMap(({ file, source }) => castsOf(file, source));
+
+  it('src/ holds fewer than 60 casts (types say what values are; a cast is the exception)', () => {
+    expect(casts.length, casts.map((c) => `${c.at} ${c.text}`).join('\n')).toBeLessThan(60);
+  });
+
+  it('every cast in src/ says why in a comment beside it or just above it', () => {
+    expect(casts.filter((c) => !c.explained).map((c) => `${c.at} ${c.text}`)).toEqual([]);
+  });
+
+  it('no `as never` and no `as unknown as` in src/', () => {
+    expect(casts.filter((c) => / as (never|unknown as .*)$/.test(c.text)).map((c) => c.at)).toEqual([]);
+  });
+});
+
+/**
+ * Operations with one door, each on purpose. Everything else in the registry is run by an HTTP
+ * route and by a CLI command.
+ */
+const oneDoor: Record<string, { door: 'http' | 'cli'; why: string }> = {
+  'auth.login': { door: 'http', why: 'members sign in to the browser session; the terminal is trusted as it is and signs in to nothing' },
+  'auth.logout': { door: 'http', why: 'members sign in to the browser session; the terminal is trusted as it is and signs in to nothing' },
+  'auth.me': { door: 'http', why: 'members sign in to the browser session; the terminal is trusted as it is and signs in to nothing' },
+  'delivery.pages.list': { door: 'http', why: 'the public content API for websites, behind API keys; the terminal reads content through pages/items get and list (drafts included)' },
+  'delivery.pages.get': { door: 'http', why: 'the public content API for websites, behind API keys; the terminal reads content through pages/items get and list (drafts included)' },
+  'delivery.items.list': { door: 'http', why: 'the public content API for websites, behind API keys; the terminal reads content through pages/items get and list (drafts included)' },
+  'delivery.items.get': { door: 'http', why: 'the public content API for websites, behind API keys; the terminal reads content through pages/items get and list (drafts included)' },
+  'blog.delivery.posts': { door: 'http', why: 'the public blog API for websites, behind API keys; the terminal reads posts through blog posts get and list' },
+  'blog.delivery.post': { door: 'http', why: 'the public blog API for websites, behind API keys; the terminal reads posts through blog posts get and list' },
+  'blog.delivery.authors': { door: 'http', why: 'the public blog API for websites, behind API keys; the terminal reads posts through blog posts get and list' },
+  'blog.delivery.categories': { door: 'http', why: 'the public blog API for websites, behind API keys; the terminal reads posts through blog posts get and list' },
+  'blog.delivery.tags': { door: 'http', why: 'the public blog API for websites, behind API keys; the terminal reads posts through blog posts get and list' },
+  'pages.autosave': { door: 'http', why: 'the admin editor saves drafts as an editor types; the terminal saves with pages update' },
+  'items.autosave': { door: 'http', why: 'the admin editor saves drafts as an editor types; the terminal saves with items update' },
+  'media.file': { door: 'http', why: 'serves the bytes of a file at its public URL; the terminal shows a file and its URL with media get' },
+  'members.list': { door: 'http', why: 'the admin API lists members; `cms users list` lists the same members through users.list' },
+  'types.list': { door: 'http', why: 'the CLI keeps schemas as code: `cms schema pull` writes every type to files, `cms schema push` applies edits and removals, `cms schema list` lists them' },
+  'types.get': { door: 'http', why: 'the CLI keeps schemas as code: `cms schema pull` writes every type to files, `cms schema push` applies edits and removals, `cms schema list` lists them' },
+  'types.update': { door: 'http', why: 'the CLI keeps schemas as code: `cms schema pull` writes every type to files, `cms schema push` applies edits and removals, `cms schema list` lists them' },
+  'types.delete': { door: 'http', why: 'the CLI keeps schemas as code: `cms schema pull` writes every type to files, `cms schema push` applies edits and removals, `cms schema list` lists them' },
+  'schema.push': { door: 'cli', why: 'schemas as code: files in the project folder, pushed from the terminal; the admin API edits types one by one' },
+  'schema.pull': { door: 'cli', why: 'schemas as code: writes files in the project folder; the admin API reads types one by one' },
+  'schema.diff': { door: 'cli', why: 'schemas as code: compares the files in the project folder with the database' },
+  'schema.list': { door: 'cli', why: 'the terminal\'s overview of all kinds of types; the admin API lists types by kind' },
+  'projects.create': { door: 'cli', why: 'projects are made by whoever runs the server (`cms init`, `cms projects create`); members over HTTP work inside one' },
+  'users.create': { door: 'cli', why: 'accounts are made by whoever runs the server (there is no sign-up over HTTP); owners then add members' },
+  'users.list': { door: 'cli', why: 'the terminal\'s member list; the admin API has members.list' },
+  'db.status': { door: 'cli', why: 'which database and which database migrations: a question for the operator at the terminal' },
+  'content.publishDue': { door: 'cli', why: '`cms serve` runs it every minute by itself; the command is for a cron job when no server runs' },
+  'webhooks.process': { door: 'cli', why: '`cms serve` sends deliveries by itself; the command is for a cron job when no server runs' },
+};
+
+/** Every quoted string of a folder's sources that names an operation. */
+function operationNamesUsedIn(folder: string): Set<string> {
+  const names = new Set<string>();
+  for (const { source } of under(folder)) {
+    for (const m of stripComments(source).matchAll(/['"`]([a-z]+(?:\.[a-zA-Z]+)+)['"`]/g)) {
+      if (Object.hasOwn(operations, m[1]!)) names.add(m[1]!);
+    }
+  }
+  return names;
+}
+
+describe('operations', () => {
+  const names = Object.keys(operations).sort();
+
+  it('every operation is defined under its name, written out (a search for the name lands on it)', () => {
+    const core = under('src/core').map((f) => stripComments(f.source)).join('\n');
+    const missing = names.filter((name) => !core.includes(`name: '${name}'`));
+    expect(missing).toEqual([]);
+    for (const name of names) expect(operations[name as keyof typeof operations].name).toBe(name);
+  });
+
+  it('every operation is run by the HTTP API and by the CLI, or is listed with the reason it has one door', () => {
+    const http = operationNamesUsedIn('src/http');
+    const cli = operationNamesUsedIn('src/cli');
+    const doors = (name: string) => [http.has(name) ? 'http' : null, cli.has(name) ? 'cli' : null].filter(Boolean).join('+') || 'none';
+    const unexpected = names.filter((name) => {
+      const listed = oneDoor[name];
+      const found = doors(name);
+      return listed ? found !== listed.door : found !== 'http+cli';
+    }).map((name) => `${name}: ${doors(name)}${oneDoor[name] ? ` (listed as ${oneDoor[name].door} only)` : ''}`);
+    expect(unexpected).toEqual([]);
+  });
+
+  it('the one-door list names only operations that exist', () => {
+    expect(Object.keys(oneDoor).filter((name) => !Object.hasOwn(operations, name))).toEqual([]);
   });
 });

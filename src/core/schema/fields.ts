@@ -153,15 +153,14 @@ const closedMarkers = new WeakSet<object>();
 /**
  * An object that refuses unknown keys one by one, naming each (`options.foo: unknown option "foo"
  * for a text field`). zod's strict objects report all unknown keys in one issue on the parent path,
- * which is why this uses a failing catchall instead. The cast keeps the strict static type: the
- * catchall only ever fails, so no index signature belongs in the inferred type.
+ * which is why this uses a failing catchall instead (it only ever fails, so no unknown key is let
+ * through, whatever the inferred type's index signature says).
  */
 function closedObject<S extends z.core.$ZodLooseShape>(shape: S, describeUnknown: (key: string) => string) {
   const strict = z.strictObject(shape);
   const refuse = z.unknown().refine(() => false, { error: (issue) => describeUnknown(String(issue.path?.at(-1) ?? '')) });
   closedMarkers.add(refuse);
-  // The catchall only ever fails, so the strict type (no index signature) is the true one.
-  return strict.catchall(refuse) as unknown as typeof strict;
+  return strict.catchall(refuse);
 }
 
 function optionsObject<S extends z.core.$ZodLooseShape>(type: FieldType, shape: S) {
@@ -343,7 +342,7 @@ function fieldVariant<T extends FieldType, O extends z.ZodType>(type: T, options
     (field, ctx) => {
       if (field.defaultValue === undefined) return;
       // The field is fully parsed here (see `when`), so it is a well-formed SchemaField.
-      for (const issue of checkDefaultValue(field as unknown as SchemaField)) {
+      for (const issue of checkDefaultValue(field as SchemaField)) {
         ctx.addIssue({ code: 'custom', path: ['defaultValue', ...issue.path], message: issue.message });
       }
     },
