@@ -5,7 +5,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { operations } from '../src/core/registry.js';
 
-/** The dependency rules of STYLE.md, read from the import lines of src/. */
+/** The rules of docs/architecture.md, read from the import lines and the syntax of src/. */
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -336,7 +336,7 @@ const oneDoor: Record<string, { door: 'http' | 'cli'; why: string }> = {
   'users.create': { door: 'cli', why: 'accounts are made by whoever runs the server (there is no sign-up over HTTP); owners then add members' },
   'users.list': { door: 'cli', why: 'the terminal\'s member list; the admin API has members.list' },
   'db.status': { door: 'cli', why: 'which database and which database migrations: a question for the operator at the terminal' },
-  'content.publishDue': { door: 'cli', why: '`cms serve` runs it every minute by itself; the command is for a cron job when no server runs' },
+  'content.publishDue': { door: 'cli', why: '`cms serve` runs it every minute by itself; `cms pages publish-due` is for a cron job when no server runs' },
   'webhooks.process': { door: 'cli', why: '`cms serve` sends deliveries by itself; the command is for a cron job when no server runs' },
 };
 
