@@ -151,6 +151,10 @@ describe('rate limits: per key and client address for public keys, per key for s
     expect(other.headers.get('ratelimit-remaining')).toBe('4');
     // The client's own entries left of the proxy's are not believed: still the first visitor.
     expect((await get(proxied, uncached(), key, { from: '203.0.113.9, 198.51.100.1' })).status).toBe(429);
+    // Cache hits (the fast path in front of h3) read the address the same way: each visitor sees its own budget.
+    expect((await get(proxied, '/api/v1/pages/home', key, { from: '198.51.100.3' })).headers.get('ratelimit-remaining')).toBe('4');
+    expect((await get(proxied, '/api/v1/pages/home', key, { from: '198.51.100.1' })).headers.get('ratelimit-remaining')).toBe('0');
+    expect((await get(proxied, '/api/v1/pages/home', key, { from: '198.51.100.2' })).headers.get('ratelimit-remaining')).toBe('4');
 
     // Without a trusted proxy X-Forwarded-For is not believed: the socket's address counts.
     const directKey = direct.keys.public;
