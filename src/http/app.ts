@@ -1,14 +1,15 @@
 import { timingSafeEqual } from 'node:crypto';
-import { H3, type H3Event } from 'h3';
+import { getRequestIP, H3, type H3Event } from 'h3';
 import { CmsError } from '../core/errors.js';
 import { isOperationName } from '../core/registry.js';
 import type { Cms } from '../runtime.js';
 import { checkCsrf, createKeyAuthenticator, readKeyCredentials, readSessionActor, type KeyActor } from './auth.js';
 import { createResponseCache } from './cache.js';
 import { toErrorResponse } from './errors.js';
-import { createRateLimiter } from './rate-limit.js';
+import { rateLimitAddress } from './client-address.js';
+import { createRateLimiter, rateLimitSubject, type RateLimiter, type RateLimitSubject } from './rate-limit.js';
 import { json } from './response.js';
-import { isPlainObject, type AppShared, type RequestContext, type RouteDef } from './route.js';
+import { isPlainObject, type AppShared, type RequestContext, type RequestRateLimit, type RouteDef } from './route.js';
 import { adminRoutes } from './routes/admin.js';
 import { authRoutes } from './routes/auth.js';
 import { contentAdminRoutes } from './routes/content-admin.js';
@@ -21,7 +22,8 @@ import { webhookRoutes } from './routes/webhooks.js';
 export function createAppShared(cms: Cms): AppShared {
   return {
     cache: createResponseCache(cms, { enabled: cms.config.cache }),
-    takeRateLimit: createRateLimiter(cms.config.rateLimit),
+    rateLimit: createRateLimiter(cms.config.rateLimit),
+    clientAddress: (socketAddress, forwardedFor) => rateLimitAddress(cms.config.trustProxy, socketAddress, forwardedFor),
     authenticateKey: withSettledAnswers(cms, createKeyAuthenticator(cms)),
     corsHeaders: {
       'access-control-allow-origin': cms.config.corsOrigin,
@@ -100,6 +102,11 @@ export function createApp(cms: Cms, options: AppOptions = {}): H3 {
         const rc = await buildContext(cms, event, route, shared, extra);
         const out = await route.handle(rc);
         const res = out instanceof Response ? out : json(out);
+        if (res.status === 304) {
+          // A 304 never counts against the rate limit: the headers show the budget without it.
+          rc.rateLimit.giveBack();
+          for (const name of rateLimitHeaderNames) if (extra[name]) res.headers.set(name, extra[name]);
+        }
         for (const [k, v] of Object.entries(extra)) if (!res.headers.has(k)) res.headers.set(k, v);
         return res;
       } catch (e) {
@@ -157,6 +164,7 @@ async function buildContext(
     keys: { apiKey: null, preview: null },
     run: (name, input) => cms.runRequest(name, input, { actor: rc.actor, project: rc.project }),
     responseHeaders,
+    rateLimit: notLimited,
     shared,
   };
   if (route.auth === 'key') {
@@ -164,7 +172,11 @@ async function buildContext(
     // A valid preview key reads drafts; an API key beside it was checked to be of the same project.
     rc.actor = rc.keys.preview ?? rc.keys.apiKey ?? { kind: 'anonymous' };
     const limited = rc.keys.apiKey ?? rc.keys.preview;
-    if (limited) Object.assign(responseHeaders, shared.takeRateLimit(limited.keyId));
+    if (limited) {
+      const address = shared.clientAddress(getRequestIP(event), headers.get('x-forwarded-for'));
+      rc.rateLimit = requestRateLimit(shared.rateLimit, rateLimitSubject(limited, address), responseHeaders);
+      if (!route.countsOwnRequests) rc.rateLimit.count();
+    }
   } else if (route.auth === 'session') {
     if (req.method !== 'GET' && req.method !== 'HEAD') checkCsrf(cms, req);
     const s = await readSessionActor(cms, headers);
@@ -172,6 +184,28 @@ async function buildContext(
     rc.project = s.project;
   }
   return rc;
+}
+
+const rateLimitHeaderNames = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'];
+
+const notLimited: RequestRateLimit = { count() {}, show() {}, giveBack() {} };
+
+function requestRateLimit(limiter: RateLimiter, subject: RateLimitSubject, responseHeaders: Record<string, string>): RequestRateLimit {
+  let taken: ReturnType<RateLimiter['take']> | null = null;
+  return {
+    count() {
+      taken = limiter.take(subject);
+      Object.assign(responseHeaders, taken.headers);
+    },
+    show() {
+      Object.assign(responseHeaders, limiter.peek(subject));
+    },
+    giveBack() {
+      if (!taken) return;
+      Object.assign(responseHeaders, taken.giveBack());
+      taken = null;
+    },
+  };
 }
 
 /**

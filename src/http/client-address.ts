@@ -17,6 +17,17 @@ export function clientAddress(trustProxy: number | null, socketAddress: string |
   return normalise(hops[Math.max(0, hops.length - trustProxy)]);
 }
 
+/**
+ * The client's address for the public API's rate limit, the same for both doors (the h3 app and
+ * the fast path of node-server.ts). As `clientAddress`, except that without the trusted-proxy
+ * setting it is the socket's address, X-Forwarded-For unread: behind a proxy nobody declared
+ * that is the proxy's one address, so every visitor shares the key's budget, as without
+ * per-address counting; in front of nothing it is the visitor's own.
+ */
+export function rateLimitAddress(trustProxy: number | null, socketAddress: string | undefined, forwardedFor: string | null): string | null {
+  return clientAddress(trustProxy ?? 0, socketAddress, forwardedFor);
+}
+
 function normalise(address: string | undefined): string | null {
   if (!address) return null;
   let a = address.trim();

@@ -5,6 +5,7 @@ import { CmsError } from '../core/errors.js';
 import { keyTypeOf } from '../core/keys/operations.js';
 import type { Cms } from '../runtime.js';
 import type { KeyActor } from './auth.js';
+import { rateLimitSubject } from './rate-limit.js';
 import { createApp, createAppShared, type AppOptions } from './app.js';
 import { answerFromEntry, cacheKey, type CachedResponse } from './cache.js';
 import { matchesEtag } from './preconditions.js';
@@ -235,10 +236,10 @@ const searchNeedsNormalising = /[#"'<>\u0000-\u0020\u007f-\uffff]/;
 
 /**
  * A cache hit of a public read answered by a plain Node handler in front of h3: the same key
- * authentication, rate limit, cache key and answer as the route in `routes/read-route.ts` (the same
- * objects, shared through `AppShared`), without building a Request, an event and a Response.
- * Anything else (a miss, a preview, a refused key, the limit reached) goes on to h3, which
- * answers it as always.
+ * authentication, cache key, client address and answer as the route in `routes/read-route.ts`
+ * (the same objects, shared through `AppShared`), without building a Request, an event and a
+ * Response. A cache hit never counts against the rate limit: it carries the limit's state as it
+ * stands. Anything else (a miss, a preview, a refused key) goes on to h3, which answers it as always.
  */
 export function createFastPath(shared: AppShared, next: NodeHandler): NodeHandler {
   return (req, res) => {
@@ -285,13 +286,8 @@ function answerAs(shared: AppShared, req: IncomingMessage, res: ServerResponse, 
   const h = req.headers;
   const entry = shared.cache.get(actor.projectId, cacheKey(path, query, actor.type));
   if (!entry) return false;
-  let limits: Record<string, string>;
-  try {
-    limits = shared.takeRateLimit(actor.keyId);
-  } catch {
-    // Over the limit: h3 answers the 429 (the refused take counted nothing).
-    return false;
-  }
+  const address = shared.clientAddress(req.socket.remoteAddress, header(h['x-forwarded-for']));
+  const limits = shared.rateLimit.peek(rateLimitSubject(actor, address));
   const notModified = single && matchesEtag(header(h['if-none-match']), entry.etag);
   const answer = answerTemplate(shared, entry, notModified, header(h['accept-encoding']), limits);
   const raw = answer.raw.slice();

@@ -5,6 +5,7 @@ import type { OperationName, OutputOf } from '../core/registry.js';
 import type { Cms } from '../runtime.js';
 import type { KeyActor, KeyCredentials } from './auth.js';
 import type { ResponseCache } from './cache.js';
+import type { RateLimiter } from './rate-limit.js';
 import { json } from './response.js';
 
 /**
@@ -34,7 +35,23 @@ export interface RequestContext {
   run<N extends OperationName>(name: N, input: unknown): Promise<OutputOf<N>>;
   /** Headers every answer to this request carries (rate limits, CORS), errors included. */
   responseHeaders: Record<string, string>;
+  /** This request's place in its key's rate limit (no-ops without a key or a limit). */
+  rateLimit: RequestRateLimit;
   shared: AppShared;
+}
+
+/**
+ * Counting one request against the rate limit, done by the app for every `key` route unless the
+ * route counts for itself (`countsOwnRequests`). Each call puts the RateLimit-* headers into the
+ * request's response headers.
+ */
+export interface RequestRateLimit {
+  /** Counts the request, or throws RATE_LIMITED (429 with Retry-After) over the limit. */
+  count(): void;
+  /** The state as it stands, counting nothing (an answer from the response cache). */
+  show(): void;
+  /** Gives back what count() took (an answer that does not count: a 304). */
+  giveBack(): void;
 }
 
 /**
@@ -44,7 +61,9 @@ export interface RequestContext {
  */
 export interface AppShared {
   cache: ResponseCache;
-  takeRateLimit: (keyId: string) => Record<string, string>;
+  rateLimit: RateLimiter;
+  /** The client's address the rate limit counts by, from the socket's and X-Forwarded-For (the trusted-proxy setting). */
+  clientAddress: (socketAddress: string | undefined, forwardedFor: string | null) => string | null;
   /** The key authenticator; an answer it gave within the last second comes back at once (no promise). */
   authenticateKey: (presented: string) => KeyActor | null | Promise<KeyActor | null>;
   corsHeaders: Readonly<Record<string, string>>;
@@ -56,6 +75,11 @@ export interface RouteDef {
   auth: AuthKind;
   /** A `key` route whose answer has no draft state: preview keys (header or query) are ignored. */
   ignorePreviewKeys?: boolean;
+  /**
+   * The handler counts the request against the rate limit itself (`rc.rateLimit`), instead of
+   * the app before it: public reads count neither answers from the response cache nor 304s.
+   */
+  countsOwnRequests?: boolean;
   handle(rc: RequestContext): Promise<Response | unknown>;
 }
 

@@ -139,15 +139,16 @@ describe('authentication and errors', () => {
 
     it('answers 429 RATE_LIMITED with Retry-After and RateLimit-* headers once a key spends its quota', async () => {
       const remaining: Array<string | null> = [];
+      // Each a different list page: answers from the response cache would not count.
       for (let i = 0; i < 3; i++) {
-        const r = await limited.get('/api/v1/pages');
+        const r = await limited.get(`/api/v1/pages?page=${i + 1}`);
         expect(r.status).toBe(200);
         expect(r.headers.get('ratelimit-limit')).toBe('3');
         remaining.push(r.headers.get('ratelimit-remaining'));
         expect(Number(r.headers.get('ratelimit-reset'))).toBeGreaterThan(0);
       }
       expect(remaining).toEqual(['2', '1', '0']);
-      const r = await limited.get('/api/v1/pages');
+      const r = await limited.get('/api/v1/pages?page=4');
       expect(r.status).toBe(429);
       const body = await r.json();
       expect(body.error.code).toBe('RATE_LIMITED');
