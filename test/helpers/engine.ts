@@ -5,7 +5,7 @@ import { loadConfig, type CmsConfig } from '../../src/config.js';
 import type { Actor } from '../../src/core/actor.js';
 import type { Clock, Services } from '../../src/core/context.js';
 import { createCms, type Cms } from '../../src/runtime.js';
-import { createTestDatabase } from './db.js';
+import { createTestDatabase, testDriver } from './db.js';
 
 export interface TestCms {
   cms: Cms;
@@ -62,4 +62,18 @@ export function createManualClock(start = new Date('2026-01-01T00:00:00.000Z')):
     advance(ms) { now += ms; },
     set(d) { now = d.getTime(); },
   };
+}
+
+/**
+ * On PostgreSQL the engine hears its own writes again through NOTIFY a moment after they commit
+ * (each echo empties the response cache): waits until 300 ms pass with none, so the echoes of a
+ * test's set-up do not land in the middle of what it measures.
+ */
+export async function settleEchoes(t: TestCms): Promise<void> {
+  if (testDriver !== 'postgres') return;
+  let last = Date.now();
+  const heard = () => { last = Date.now(); };
+  t.cms.events.on('content-changed', heard);
+  while (Date.now() - last < 300) await new Promise((resolve) => setTimeout(resolve, 50));
+  t.cms.events.off('content-changed', heard);
 }

@@ -5,8 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CmsConfig } from '../../src/config.js';
 import { createApp, createAppShared } from '../../src/http/app.js';
 import { createFastPath } from '../../src/http/node-server.js';
-import { testDriver } from '../helpers/db.js';
-import { createTestCms, type TestCms } from '../helpers/engine.js';
+import { createTestCms, settleEchoes, type TestCms } from '../helpers/engine.js';
 
 interface RawResponse {
   status: number;
@@ -53,19 +52,6 @@ async function listen(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-/**
- * On PostgreSQL the engine hears its own writes again through NOTIFY a moment after they commit;
- * let those echoes of the set-up arrive before the tests count which door answered.
- */
-async function settle(t: TestCms): Promise<void> {
-  if (testDriver !== 'postgres') return;
-  let last = Date.now();
-  const heard = () => { last = Date.now(); };
-  t.cms.events.on('content-changed', heard);
-  while (Date.now() - last < 300) await new Promise((resolve) => setTimeout(resolve, 50));
-  t.cms.events.off('content-changed', heard);
-}
-
 async function startPair(config: Partial<CmsConfig> = {}): Promise<Pair> {
   const t = await createTestCms({ config: { rateLimit: { requests: 100_000, windowSeconds: 60 }, ...config } });
   await t.run('schema.push', {
@@ -89,7 +75,7 @@ async function startPair(config: Partial<CmsConfig> = {}): Promise<Pair> {
   await t.run('pages.create', { pageTypeSlug: 'landing', name: 'Home', slug: 'home', status: 'published', fields: { title: 'Home', body, product: { _ref: item.id, _type: 'collectionItem' } } });
   await t.run('pages.create', { pageTypeSlug: 'landing', name: 'About', slug: 'about', status: 'published', fields: { title: 'About', body } });
 
-  await settle(t);
+  await settleEchoes(t);
   const shared = createAppShared(t.cms);
   const h3Handler = toNodeHandler(createApp(t.cms, { shared }));
   let passedOn = 0;

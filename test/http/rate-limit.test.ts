@@ -4,8 +4,7 @@ import { createAppShared } from '../../src/http/app.js';
 import { createResponseCache } from '../../src/http/cache.js';
 import { createRateLimiter } from '../../src/http/rate-limit.js';
 import type { AppShared } from '../../src/http/route.js';
-import { testDriver } from '../helpers/db.js';
-import { createTestCms, type TestCms } from '../helpers/engine.js';
+import { createTestCms, settleEchoes, type TestCms } from '../helpers/engine.js';
 import { serveOverSocket, type HttpClient } from '../helpers/http.js';
 
 /**
@@ -22,19 +21,6 @@ interface Site {
   close(): Promise<void>;
 }
 
-/**
- * On PostgreSQL the engine hears its own writes again through NOTIFY a moment after they commit
- * (each echo empties the response cache): let those echoes of the set-up arrive first.
- */
-async function settle(t: TestCms): Promise<void> {
-  if (testDriver !== 'postgres') return;
-  let last = Date.now();
-  const heard = () => { last = Date.now(); };
-  t.cms.events.on('content-changed', heard);
-  while (Date.now() - last < 300) await new Promise((resolve) => setTimeout(resolve, 50));
-  t.cms.events.off('content-changed', heard);
-}
-
 async function createSite(config: Partial<CmsConfig>): Promise<Site> {
   const t = await createTestCms({ config: { rateLimit: limit, ...config } });
   await t.run('schema.push', {
@@ -47,7 +33,7 @@ async function createSite(config: Partial<CmsConfig>): Promise<Site> {
     secret: (await t.run('keys.create', { type: 'secret', permissions: 'content:write' })).key as string,
   };
   await t.run('pages.create', { pageTypeSlug: 'landing', name: 'Home', slug: 'home', status: 'published', fields: { title: 'Home' } });
-  await settle(t);
+  await settleEchoes(t);
   return { t, keys, close: () => t.close() };
 }
 
