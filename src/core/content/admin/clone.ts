@@ -5,14 +5,21 @@ import { slugSchema } from '../../slug.js';
 import { createEntry, findEntry } from '../entries.js';
 import { findFreeSlug } from '../free-slug.js';
 import type { EntryKind, EntryStore, WriteShapeOf } from '../store.js';
-import { collectionInput, editorAccess, refSchema, type Ref } from './shared.js';
+import { collectionInput, editorAccess, refSchema } from './shared.js';
 
 /** `about` → `about-copy`, then `about-copy-2`, … whichever is free first. */
 function freeCopySlug(ctx: Ctx, store: EntryStore, typeId: string, slug: string): Promise<string> {
   return findFreeSlug(`${slug.slice(0, 240)}-copy`, (candidate) => store.slugTaken(ctx.db, ctx.project.id, typeId, candidate));
 }
 
-interface CloneInput { ref: Ref; collection?: string | undefined; slug?: string | undefined; name?: string | undefined }
+/** The same for pages and items: the source, and the new slug and name (derived when left out). */
+const cloneInput = z.strictObject({
+  ref: refSchema,
+  collection: collectionInput,
+  slug: slugSchema.optional(),
+  name: z.string().trim().min(1).max(255).optional(),
+});
+type CloneInput = z.output<typeof cloneInput>;
 
 /** A new draft with the source's draft content (and SEO); emits *.created with the clone. */
 async function cloneEntry<K extends EntryKind>(ctx: Ctx, kind: K, input: CloneInput): Promise<WriteShapeOf<K>> {
@@ -31,12 +38,7 @@ async function cloneEntry<K extends EntryKind>(ctx: Ctx, kind: K, input: CloneIn
 
 export const clonePage = defineOperation({
   name: 'pages.clone',
-  input: z.strictObject({
-    ref: refSchema,
-    collection: collectionInput,
-    slug: slugSchema.optional(),
-    name: z.string().trim().min(1).max(255).optional(),
-  }),
+  input: cloneInput,
   access: editorAccess,
   write: true,
   run: (ctx, input) => cloneEntry(ctx, 'page', input),
@@ -44,12 +46,7 @@ export const clonePage = defineOperation({
 
 export const cloneItem = defineOperation({
   name: 'items.clone',
-  input: z.strictObject({
-    ref: refSchema,
-    collection: collectionInput,
-    slug: slugSchema.optional(),
-    name: z.string().trim().min(1).max(255).optional(),
-  }),
+  input: cloneInput,
   access: editorAccess,
   write: true,
   run: (ctx, input) => cloneEntry(ctx, 'item', input),
