@@ -21,7 +21,7 @@ import { webhookRoutes } from './routes/webhooks.js';
 
 export function createAppShared(cms: Cms): AppShared {
   return {
-    cache: createResponseCache(cms, { enabled: cms.config.cache }),
+    cache: createResponseCache(cms, { enabled: cms.config.cache, maxBytes: cms.config.cacheMaxBytes }),
     rateLimit: createRateLimiter(cms.config.rateLimit),
     clientAddress: (socketAddress, forwardedFor) => rateLimitAddress(cms.config.trustProxy, socketAddress, forwardedFor),
     authenticateKey: withSettledAnswers(cms, createKeyAuthenticator(cms)),
@@ -64,6 +64,26 @@ export interface AppOptions {
 
 const maxJsonBody = 16 * 1024 * 1024;
 
+/**
+ * The one route table: the app mounts it, and the fast path of `node-server.ts` recognises cache
+ * hits through the same definitions (its `cachedRead` routes, matched as h3 matches them).
+ */
+export function appRoutes(options: Pick<AppOptions, 'cliToken' | 'routes'> = {}): RouteDef[] {
+  return [
+    { method: 'GET', path: '/api/v1/health', auth: 'none', handle: async () => json({ status: 'ok' }) },
+    ...cliBridgeRoutes(options.cliToken),
+    ...contentRoutes,
+    ...mediaRoutes,
+    ...blogRoutes,
+    ...authRoutes,
+    ...adminRoutes,
+    ...contentAdminRoutes,
+    ...webhookRoutes,
+    ...migrationRoutes,
+    ...(options.routes ?? []),
+  ];
+}
+
 export function createApp(cms: Cms, options: AppOptions = {}): H3 {
   const shared = options.shared ?? createAppShared(cms);
   const { corsHeaders } = shared;
@@ -77,19 +97,7 @@ export function createApp(cms: Cms, options: AppOptions = {}): H3 {
     },
   });
 
-  const routes: RouteDef[] = [
-    { method: 'GET', path: '/api/v1/health', auth: 'none', handle: async () => json({ status: 'ok' }) },
-    ...cliBridgeRoutes(options.cliToken),
-    ...contentRoutes,
-    ...mediaRoutes,
-    ...blogRoutes,
-    ...authRoutes,
-    ...adminRoutes,
-    ...contentAdminRoutes,
-    ...webhookRoutes,
-    ...migrationRoutes,
-    ...(options.routes ?? []),
-  ];
+  const routes = appRoutes(options);
 
   for (const route of routes) {
     // Browsers may read the public API from any origin (configurable); admin routes use cookies.

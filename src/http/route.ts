@@ -80,6 +80,11 @@ export interface RouteDef {
    * the app before it: public reads count neither answers from the response cache nor 304s.
    */
   countsOwnRequests?: boolean;
+  /**
+   * A public read answered from the response cache (`routes/read-route.ts`); `single` reads answer
+   * If-None-Match with 304. The fast path of `node-server.ts` finds cache hits through these routes.
+   */
+  cachedRead?: { single: boolean };
   handle(rc: RequestContext): Promise<Response | unknown>;
 }
 

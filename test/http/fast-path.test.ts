@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from 'h3/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CmsConfig } from '../../src/config.js';
-import { createApp, createAppShared } from '../../src/http/app.js';
+import { appRoutes, createApp, createAppShared } from '../../src/http/app.js';
 import { createFastPath } from '../../src/http/node-server.js';
 import { createTestCms, settleEchoes, type TestCms } from '../helpers/engine.js';
 
@@ -80,7 +80,7 @@ async function startPair(config: Partial<CmsConfig> = {}): Promise<Pair> {
   const h3Handler = toNodeHandler(createApp(t.cms, { shared }));
   let passedOn = 0;
   const plain = createServer(h3Handler);
-  const fronted = createServer(createFastPath(shared, (req, res) => { passedOn++; return h3Handler(req, res); }));
+  const fronted = createServer(createFastPath(shared, appRoutes(), (req, res) => { passedOn++; return h3Handler(req, res); }));
   const plainUrl = await listen(plain);
   const frontedUrl = await listen(fronted);
   const close = (s: Server) => new Promise<void>((resolve) => { s.close(() => resolve()); s.closeAllConnections(); });
