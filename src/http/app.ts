@@ -3,7 +3,7 @@ import { getRequestIP, H3, type H3Event } from 'h3';
 import { CmsError } from '../core/errors.js';
 import { isOperationName } from '../core/registry.js';
 import type { Cms } from '../runtime.js';
-import { checkCsrf, createKeyAuthenticator, readKeyCredentials, readSessionActor, type KeyActor } from './auth.js';
+import { checkCsrf, createKeyAuthenticator, readKeyCredentials, readSessionActor } from './auth.js';
 import { createResponseCache } from './cache.js';
 import { toErrorResponse } from './errors.js';
 import { rateLimitAddress } from './client-address.js';
@@ -24,32 +24,11 @@ export function createAppShared(cms: Cms): AppShared {
     cache: createResponseCache(cms, { enabled: cms.config.cache, maxBytes: cms.config.cacheMaxBytes }),
     rateLimit: createRateLimiter(cms.config.rateLimit),
     clientAddress: (socketAddress, forwardedFor) => rateLimitAddress(cms.config.trustProxy, socketAddress, forwardedFor),
-    authenticateKey: withSettledAnswers(cms, createKeyAuthenticator(cms)),
+    authenticateKey: createKeyAuthenticator(cms),
     corsHeaders: {
       'access-control-allow-origin': cms.config.corsOrigin,
       'access-control-expose-headers': 'ETag, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Idempotent-Replayed',
     },
-  };
-}
-
-/**
- * The authenticator's own answers, given back synchronously for a second, so a cache hit on the
- * fast path never waits for a promise. Revocations drop them at once, as they drop the
- * authenticator's cache.
- */
-function withSettledAnswers(cms: Cms, authenticate: (presented: string) => Promise<KeyActor | null>): AppShared['authenticateKey'] {
-  const settled = new Map<string, { actor: KeyActor | null; at: number }>();
-  const ttlMs = 1000;
-  cms.events.on('keys-changed', () => settled.clear());
-  return (presented) => {
-    const known = settled.get(presented);
-    const now = Date.now();
-    if (known && now - known.at < ttlMs) return known.actor;
-    return authenticate(presented).then((actor) => {
-      if (settled.size > 10_000) settled.clear();
-      settled.set(presented, { actor, at: Date.now() });
-      return actor;
-    });
   };
 }
 

@@ -64,7 +64,7 @@ export interface AppShared {
   rateLimit: RateLimiter;
   /** The client's address the rate limit counts by, from the socket's and X-Forwarded-For (the trusted-proxy setting). */
   clientAddress: (socketAddress: string | undefined, forwardedFor: string | null) => string | null;
-  /** The key authenticator; an answer it gave within the last second comes back at once (no promise). */
+  /** The key authenticator; a key it looked up lately is answered at once (no promise). */
   authenticateKey: (presented: string) => KeyActor | null | Promise<KeyActor | null>;
   corsHeaders: Readonly<Record<string, string>>;
 }

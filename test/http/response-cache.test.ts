@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CmsConfig } from '../../src/config.js';
-import { createCms, type Cms } from '../../src/runtime.js';
+import type { OperationName, OutputOf } from '../../src/core/registry.js';
+import { createCms, type RunOptions } from '../../src/runtime.js';
 import { testDriver } from '../helpers/db.js';
 import { createTestCms, settleEchoes, type TestCms } from '../helpers/engine.js';
 import { serveOverSocket, type HttpClient } from '../helpers/http.js';
@@ -65,8 +66,9 @@ async function startSite(config: Partial<CmsConfig> = {}): Promise<Site> {
       await t.close();
     },
   };
-  const run = t.cms.runRequest.bind(t.cms);
-  const counted: Cms['runRequest'] = async (name, input, options) => {
+  // The engine's runRequest is a plain function (no `this`): it is called as it is.
+  const run = t.cms.runRequest;
+  t.cms.runRequest = async <N extends OperationName>(name: N, input: unknown, options: RunOptions): Promise<OutputOf<N>> => {
     site.runs.set(name, (site.runs.get(name) ?? 0) + 1);
     if (site.failNext) {
       site.failNext = false;
@@ -78,7 +80,6 @@ async function startSite(config: Partial<CmsConfig> = {}): Promise<Site> {
     if (hold) await hold;
     return out;
   };
-  t.cms.runRequest = counted;
   return site;
 }
 
