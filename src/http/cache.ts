@@ -139,8 +139,6 @@ export function createResponseCache(cms: Cms, options: { enabled: boolean; maxBy
       running.set(full, { gen, answer });
       return answer;
     },
-    /** Entries and bytes held (stale ones included until they go). */
-    size: () => ({ entries: lru.size, bytes: lru.calculatedSize }),
   };
 }
 
