@@ -295,6 +295,40 @@ async function measureInTurns([nameA, a], [nameB, b]) {
   return [summarize(nameA, a, slicesA), summarize(nameB, b, slicesB)];
 }
 
+/**
+ * Runs `measure` while an editor saves one page every 100 ms: a side loop in this process PUTs a
+ * new summary through the API with the secret key (each save a committed write, which makes the
+ * server's cached answers of the project stale). The row notes how many saves went through.
+ */
+async function whileSaving(server, seeded, slug, measure) {
+  let stop = false;
+  let saves = 0;
+  let failed = 0;
+  const runId = Date.now().toString(36);
+  const loop = (async () => {
+    while (!stop) {
+      const started = Date.now();
+      const r = await fetch(`${server.url}/api/v1/pages/${slug}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', 'x-api-key': seeded.secretKey, 'idempotency-key': `bench-save-${runId}-${saves + failed}` },
+        body: JSON.stringify({ fields: { summary: text(200, saves + failed) } }),
+      }).catch(() => null);
+      await r?.arrayBuffer();
+      if (r?.status === 200) saves++;
+      else failed++;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, 100 - (Date.now() - started))));
+    }
+  })();
+  try {
+    const row = await measure();
+    return { ...row, unexpected: row.unexpected + failed, saves, failedSaves: failed };
+  } finally {
+    stop = true;
+    await loop;
+    log(`  ${saves} saves went through during that run${failed ? `, ${failed} failed` : ''}`);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The run
 
@@ -338,6 +372,8 @@ try {
   );
   rows.push(single);
   rows.push(await measure('cached list (20 of 10,000)', server, listPath, read));
+  rows.push(await whileSaving(server, seeded, `article-${pageCount - 1}`, () =>
+    measure('cached list (20 of 10,000) while a page is updated every 100 ms', server, listPath, read)));
   rows.push(baseline);
   await raw.stop();
   await server.stop();

@@ -29,6 +29,8 @@ export const configFileSchema = z.strictObject({
     port: z.number().int().min(0).max(65535).optional(),
     host: z.string().optional(),
     cache: z.boolean().optional(),
+    /** The response cache's bound, in megabytes of answers. */
+    cacheMegabytes: z.number().positive().optional(),
     corsOrigin: z.string().optional(),
     rateLimit: z.strictObject({ requests: z.number().int().positive(), windowSeconds: z.number().int().positive() }).nullable().optional(),
     /** How long a stopping server lets background work in flight (webhook attempts) finish. */
@@ -59,6 +61,8 @@ export interface CmsConfig {
   port: number;
   host: string;
   cache: boolean;
+  /** The response cache's bound in bytes (server.cacheMegabytes, CMS_CACHE_MB; 64 MB by default). */
+  cacheMaxBytes: number;
   corsOrigin: string;
   rateLimit: { requests: number; windowSeconds: number } | null;
   /**
@@ -77,6 +81,7 @@ export interface CmsConfig {
 
 /** Ten seconds: long enough for a receiver that answers, short enough for a process manager. */
 export const defaultShutdownGraceMs = 10_000;
+export const defaultCacheMaxBytes = 64 * 1024 * 1024;
 const defaultMaxUploadBytes = 50 * 1024 * 1024;
 const defaultRateLimit = (): { requests: number; windowSeconds: number } => ({ requests: 6000, windowSeconds: 60 });
 
@@ -163,6 +168,10 @@ export function loadConfig(options: LoadConfigOptions = {}): CmsConfig {
   if (!Number.isSafeInteger(shutdownGraceMs) || shutdownGraceMs < 0) {
     throw new ConfigError(`CMS_SHUTDOWN_GRACE_MS must be a number of milliseconds (0 or more), got ${env.CMS_SHUTDOWN_GRACE_MS}`);
   }
+  const cacheMegabytes = env.CMS_CACHE_MB ? Number(env.CMS_CACHE_MB) : parsed.server?.cacheMegabytes;
+  if (cacheMegabytes !== undefined && !(Number.isFinite(cacheMegabytes) && cacheMegabytes > 0)) {
+    throw new ConfigError(`CMS_CACHE_MB must be a positive number of megabytes, got ${env.CMS_CACHE_MB}`);
+  }
   const webhookBlockPrivate = env.CMS_WEBHOOK_BLOCK_PRIVATE
     ? parseBoolean('CMS_WEBHOOK_BLOCK_PRIVATE', env.CMS_WEBHOOK_BLOCK_PRIVATE)
     : parsed.webhooks?.blockPrivate ?? false;
@@ -189,6 +198,7 @@ export function loadConfig(options: LoadConfigOptions = {}): CmsConfig {
     port,
     host,
     cache: env.CMS_CACHE ? env.CMS_CACHE !== 'off' && env.CMS_CACHE !== 'false' : parsed.server?.cache ?? true,
+    cacheMaxBytes: cacheMegabytes === undefined ? defaultCacheMaxBytes : Math.round(cacheMegabytes * 1024 * 1024),
     corsOrigin: env.CMS_CORS_ORIGIN || parsed.server?.corsOrigin || '*',
     rateLimit,
     trustProxy,
@@ -209,7 +219,7 @@ export type CmsConfigInput = Partial<CmsConfig>;
 /** Every member of a configuration: `isCmsConfig` tells a complete one from a partial one. */
 const configMembers: Record<keyof CmsConfig, true> = {
   rootDir: true, configFile: true, project: true, createProject: true, dataDir: true, schemasDir: true, databaseUrl: true,
-  baseUrl: true, baseUrlSet: true, port: true, host: true, cache: true, corsOrigin: true, rateLimit: true, trustProxy: true,
+  baseUrl: true, baseUrlSet: true, port: true, host: true, cache: true, cacheMaxBytes: true, corsOrigin: true, rateLimit: true, trustProxy: true,
   maxUploadBytes: true, shutdownGraceMs: true, webhookBlockPrivate: true,
 };
 
@@ -244,6 +254,7 @@ export function resolveConfig(input: CmsConfigInput = {}): CmsConfig {
     port,
     host,
     cache: input.cache ?? true,
+    cacheMaxBytes: input.cacheMaxBytes ?? defaultCacheMaxBytes,
     corsOrigin: input.corsOrigin ?? '*',
     rateLimit: input.rateLimit === undefined ? defaultRateLimit() : input.rateLimit,
     trustProxy: input.trustProxy ?? null,

@@ -121,6 +121,18 @@ describe('loadConfig', () => {
     expect(loadConfig({ cwd: bare, env: { CMS_WEBHOOK_BLOCK_PRIVATE: 'TRUE' } }).webhookBlockPrivate).toBe(true);
   });
 
+  it('reads the response cache size in megabytes: 64 by default, then the file, then CMS_CACHE_MB', () => {
+    const bare = join(root, 'bare-cache');
+    mkdirSync(bare);
+    expect(loadConfig({ cwd: bare, env: {} }).cacheMaxBytes).toBe(64 * 1024 * 1024);
+    const project = join(root, 'cache-size');
+    write(join(project, 'cms.config.json'), { server: { cacheMegabytes: 8 } });
+    expect(loadConfig({ cwd: project, env: {} }).cacheMaxBytes).toBe(8 * 1024 * 1024);
+    expect(loadConfig({ cwd: project, env: { CMS_CACHE_MB: '0.5' } }).cacheMaxBytes).toBe(512 * 1024);
+    expect(() => loadConfig({ cwd: project, env: { CMS_CACHE_MB: '0' } })).toThrow(/CMS_CACHE_MB must be a positive number of megabytes, got 0/);
+    expect(() => loadConfig({ cwd: project, env: { CMS_CACHE_MB: 'lots' } })).toThrow(/CMS_CACHE_MB must be a positive number of megabytes, got lots/);
+  });
+
   it('reads the trusted proxy setting: unset means the client address is unknown', () => {
     const project = join(root, 'proxy');
     write(join(project, 'cms.config.json'), {});

@@ -3,7 +3,7 @@ import { getRequestIP, H3, type H3Event } from 'h3';
 import { CmsError } from '../core/errors.js';
 import { isOperationName } from '../core/registry.js';
 import type { Cms } from '../runtime.js';
-import { checkCsrf, createKeyAuthenticator, readKeyCredentials, readSessionActor, type KeyActor } from './auth.js';
+import { checkCsrf, createKeyAuthenticator, readKeyCredentials, readSessionActor } from './auth.js';
 import { createResponseCache } from './cache.js';
 import { toErrorResponse } from './errors.js';
 import { rateLimitAddress } from './client-address.js';
@@ -21,35 +21,14 @@ import { webhookRoutes } from './routes/webhooks.js';
 
 export function createAppShared(cms: Cms): AppShared {
   return {
-    cache: createResponseCache(cms, { enabled: cms.config.cache }),
+    cache: createResponseCache(cms, { enabled: cms.config.cache, maxBytes: cms.config.cacheMaxBytes }),
     rateLimit: createRateLimiter(cms.config.rateLimit),
     clientAddress: (socketAddress, forwardedFor) => rateLimitAddress(cms.config.trustProxy, socketAddress, forwardedFor),
-    authenticateKey: withSettledAnswers(cms, createKeyAuthenticator(cms)),
+    authenticateKey: createKeyAuthenticator(cms),
     corsHeaders: {
       'access-control-allow-origin': cms.config.corsOrigin,
       'access-control-expose-headers': 'ETag, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Idempotent-Replayed',
     },
-  };
-}
-
-/**
- * The authenticator's own answers, given back synchronously for a second, so a cache hit on the
- * fast path never waits for a promise. Revocations drop them at once, as they drop the
- * authenticator's cache.
- */
-function withSettledAnswers(cms: Cms, authenticate: (presented: string) => Promise<KeyActor | null>): AppShared['authenticateKey'] {
-  const settled = new Map<string, { actor: KeyActor | null; at: number }>();
-  const ttlMs = 1000;
-  cms.events.on('keys-changed', () => settled.clear());
-  return (presented) => {
-    const known = settled.get(presented);
-    const now = Date.now();
-    if (known && now - known.at < ttlMs) return known.actor;
-    return authenticate(presented).then((actor) => {
-      if (settled.size > 10_000) settled.clear();
-      settled.set(presented, { actor, at: Date.now() });
-      return actor;
-    });
   };
 }
 
@@ -64,6 +43,26 @@ export interface AppOptions {
 
 const maxJsonBody = 16 * 1024 * 1024;
 
+/**
+ * The one route table: the app mounts it, and the fast path of `node-server.ts` recognises cache
+ * hits through the same definitions (its `cachedRead` routes, matched as h3 matches them).
+ */
+export function appRoutes(options: Pick<AppOptions, 'cliToken' | 'routes'> = {}): RouteDef[] {
+  return [
+    { method: 'GET', path: '/api/v1/health', auth: 'none', handle: async () => json({ status: 'ok' }) },
+    ...cliBridgeRoutes(options.cliToken),
+    ...contentRoutes,
+    ...mediaRoutes,
+    ...blogRoutes,
+    ...authRoutes,
+    ...adminRoutes,
+    ...contentAdminRoutes,
+    ...webhookRoutes,
+    ...migrationRoutes,
+    ...(options.routes ?? []),
+  ];
+}
+
 export function createApp(cms: Cms, options: AppOptions = {}): H3 {
   const shared = options.shared ?? createAppShared(cms);
   const { corsHeaders } = shared;
@@ -77,19 +76,7 @@ export function createApp(cms: Cms, options: AppOptions = {}): H3 {
     },
   });
 
-  const routes: RouteDef[] = [
-    { method: 'GET', path: '/api/v1/health', auth: 'none', handle: async () => json({ status: 'ok' }) },
-    ...cliBridgeRoutes(options.cliToken),
-    ...contentRoutes,
-    ...mediaRoutes,
-    ...blogRoutes,
-    ...authRoutes,
-    ...adminRoutes,
-    ...contentAdminRoutes,
-    ...webhookRoutes,
-    ...migrationRoutes,
-    ...(options.routes ?? []),
-  ];
+  const routes = appRoutes(options);
 
   for (const route of routes) {
     // Browsers may read the public API from any origin (configurable); admin routes use cookies.

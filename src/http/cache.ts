@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { LRUCache } from 'lru-cache';
+import { defaultCacheMaxBytes } from '../config.js';
 import type { Cms } from '../runtime.js';
 import { matchesEtag } from './preconditions.js';
 
@@ -10,6 +12,22 @@ export interface CachedResponse {
   headers: Record<string, string>;
   gzip?: Buffer;
   br?: Buffer;
+  /**
+   * The fast path's ready-made answers (`node-server.ts`), per kind of answer (304 or not,
+   * Accept-Encoding, which limit headers): they live and go with the entry.
+   */
+  answers?: Map<string, AnswerTemplate>;
+}
+
+/**
+ * An answer as a raw header list in the order h3 sends them, with the slots the request's own
+ * rate-limit values go in (made by the fast path of `node-server.ts` from `answerFromEntry`).
+ */
+export interface AnswerTemplate {
+  status: number;
+  raw: string[];
+  slots: Array<[number, string]>;
+  body: Buffer | null;
 }
 
 export const publicCacheControl = 'public, max-age=900, stale-while-revalidate=1800';
@@ -18,18 +36,10 @@ export const publicVary = 'Accept-Encoding, X-Preview-Key, X-API-Key';
 
 export const etagOf = (body: Buffer): string => `"${createHash('sha1').update(body).digest('base64url')}"`;
 
-/**
- * The response to a public read's result. The engine hands out the very same object again for
- * a list page it kept (nothing changed since), so the response made of it (its JSON, ETag and
- * compressed forms) is kept with the object and made once, cache or no cache.
- */
-const responsesOfResults = new WeakMap<object, CachedResponse>();
-
+/** The response to a public read's result: its JSON, ETag and headers (compressed forms come when asked for). */
 export function responseOf(result: unknown, preview: boolean): CachedResponse {
-  const kept = !preview && typeof result === 'object' && result !== null ? responsesOfResults.get(result) : undefined;
-  if (kept) return kept;
   const body = Buffer.from(JSON.stringify(result));
-  const entry: CachedResponse = {
+  return {
     status: 200,
     body,
     etag: etagOf(body),
@@ -39,8 +49,6 @@ export function responseOf(result: unknown, preview: boolean): CachedResponse {
       vary: publicVary,
     },
   };
-  if (!preview && typeof result === 'object' && result !== null) responsesOfResults.set(result, entry);
-  return entry;
 }
 
 /** Query parameters that name credentials are not part of a response's identity. */
@@ -64,37 +72,72 @@ export function cacheKey(path: string, params: URLSearchParams, keyKind: string)
 }
 
 /**
- * The in-process response cache of public reads, per project. Every committed write that can
- * change a response (here, through the CLI bridge, or in another process on PostgreSQL)
- * announces itself, and the project's entries go. A generation number keeps a response computed
- * before a write from being stored after it.
+ * What an entry counts against the cache's bound: its body twice (room for the compressed forms
+ * made when a client asks for them, which for JSON over 1 KB are smaller than the body) and
+ * 2 KB for its headers and the fast path's ready-made answers.
  */
-export function createResponseCache(cms: Cms, options: { enabled: boolean; maxEntriesPerProject?: number }) {
-  const projects = new Map<string, { gen: number; entries: Map<string, CachedResponse> }>();
-  const max = options.maxEntriesPerProject ?? 5000;
-  const slot = (projectId: string) => {
-    let s = projects.get(projectId);
-    if (!s) { s = { gen: 0, entries: new Map() }; projects.set(projectId, s); }
-    return s;
-  };
-  cms.events.on('content-changed', (projectId) => {
-    const s = slot(projectId);
-    s.gen++;
-    s.entries.clear();
+export const entrySize = (entry: CachedResponse): number => 2 * entry.body.length + 2048;
+
+interface Slot {
+  /** The project's generation the answer was computed in: a later write makes it stale. */
+  gen: number;
+  entry: CachedResponse;
+}
+
+/**
+ * The server's one response cache of public reads: an LRU over every project, bounded by bytes
+ * (`entrySize`), keyed on the project and `cacheKey`. Every committed write that can change a
+ * response (here, through the CLI bridge, or in another process on PostgreSQL) announces itself
+ * and moves its project to a new generation: the project's older entries are stale from then on
+ * (dropped when next looked up, or evicted), and an answer computed across a write is not stored.
+ *
+ * Misses are coalesced: while an answer is being computed for a key, everyone else who asks for
+ * it in the same generation awaits that computation instead of starting their own. A request that
+ * comes after a write never joins a computation that began before it.
+ */
+export function createResponseCache(cms: Cms, options: { enabled: boolean; maxBytes?: number }) {
+  const generations = new Map<string, number>();
+  const lru = new LRUCache<string, Slot>({
+    maxSize: Math.max(1, options.maxBytes ?? defaultCacheMaxBytes),
+    sizeCalculation: (slot) => entrySize(slot.entry),
   });
+  const running = new Map<string, { gen: number; answer: Promise<CachedResponse> }>();
+  const generation = (projectId: string) => generations.get(projectId) ?? 0;
+  cms.events.on('content-changed', (projectId) => {
+    generations.set(projectId, generation(projectId) + 1);
+  });
+  const fullKey = (projectId: string, key: string) => `${projectId}\n${key}`;
   return {
     enabled: options.enabled,
-    generation: (projectId: string) => slot(projectId).gen,
+    /** The current answer for a key, if one is kept. */
     get(projectId: string, key: string): CachedResponse | undefined {
       if (!options.enabled) return undefined;
-      return projects.get(projectId)?.entries.get(key);
+      const full = fullKey(projectId, key);
+      const slot = lru.get(full);
+      if (!slot) return undefined;
+      if (slot.gen === generation(projectId)) return slot.entry;
+      lru.delete(full);
+      return undefined;
     },
-    set(projectId: string, key: string, gen: number, value: CachedResponse): void {
-      if (!options.enabled) return;
-      const s = slot(projectId);
-      if (s.gen !== gen) return;
-      if (s.entries.size >= max) s.entries.delete(s.entries.keys().next().value!);
-      s.entries.set(key, value);
+    /**
+     * The answer for a key that was not in the cache: computed once for everyone asking at the
+     * same time (in the same generation), and kept unless a write came while it was computed.
+     * A failed computation is kept by nobody: each of its waiters gets its error.
+     */
+    compute(projectId: string, key: string, make: () => Promise<CachedResponse>): Promise<CachedResponse> {
+      if (!options.enabled) return make();
+      const full = fullKey(projectId, key);
+      const gen = generation(projectId);
+      const under = running.get(full);
+      if (under && under.gen === gen) return under.answer;
+      const answer = make().then((entry) => {
+        if (generation(projectId) === gen) lru.set(full, { gen, entry });
+        return entry;
+      }).finally(() => {
+        if (running.get(full)?.answer === answer) running.delete(full);
+      });
+      running.set(full, { gen, answer });
+      return answer;
     },
   };
 }

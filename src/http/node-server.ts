@@ -6,10 +6,11 @@ import { keyTypeOf } from '../core/keys/operations.js';
 import type { Cms } from '../runtime.js';
 import type { KeyActor } from './auth.js';
 import { rateLimitSubject } from './rate-limit.js';
-import { createApp, createAppShared, type AppOptions } from './app.js';
-import { answerFromEntry, cacheKey, type CachedResponse } from './cache.js';
+import { addRoute, createRouter, findRoute } from 'rou3';
+import { appRoutes, createApp, createAppShared, type AppOptions } from './app.js';
+import { answerFromEntry, cacheKey, type AnswerTemplate, type CachedResponse } from './cache.js';
 import { matchesEtag } from './preconditions.js';
-import type { AppShared } from './route.js';
+import type { AppShared, RouteDef } from './route.js';
 
 export interface ServeOptions extends AppOptions {
   /** 0 asks for any free port; any other port that is taken is an error. */
@@ -36,7 +37,7 @@ export async function startServer(cms: Cms, options: ServeOptions): Promise<Runn
   const shared = options.shared ?? createAppShared(cms);
   const app = createApp(cms, { ...options, shared });
   const logError = (message: string, e: unknown) => cms.log.error(message, { error: e instanceof Error ? e.stack ?? e.message : String(e) });
-  const handler = guardRequests(checkHost(createFastPath(shared, toNodeHandler(app))), logError);
+  const handler = guardRequests(checkHost(createFastPath(shared, appRoutes(options), toNodeHandler(app))), logError);
   // Node's own answer to a missing Host has no body: checkHost gives it the API's error shape.
   const state = { closing: false };
   const server = createServer({ ServerResponse: responseClass(state), requireHostHeader: false }, handler);
@@ -227,34 +228,49 @@ function answerClientError(err: NodeJS.ErrnoException & { reason?: string }, soc
 }
 
 /**
- * The four public reads, in the plain form h3 takes as it is: the single reads name a slug. Paths
- * with anything h3 would normalise first (dot segments, escapes) are left to h3.
+ * A path in the plain form h3 takes as it is: segments of word characters, `~`, `-` and dots (not
+ * leading, so no dot segments). Paths with anything h3 would normalise first (escapes, empty or dot
+ * segments, a trailing slash) are left to h3.
  */
-const publicReadPath = /^\/api\/v1\/(?:pages(\/[\w~-][\w.~-]*)?|collections\/[\w~-][\w.~-]*(\/[\w~-][\w.~-]*)?)$/;
+const plainPath = /^(?:\/[\w~-][\w.~-]*)+$/;
 /** Query strings URL parsing would rewrite (so h3's cache key would differ from the raw one). */
 const searchNeedsNormalising = /[#"'<>\u0000-\u0020\u007f-\uffff]/;
 
 /**
- * A cache hit of a public read answered by a plain Node handler in front of h3: the same key
- * authentication, cache key, client address and answer as the route in `routes/read-route.ts`
- * (the same objects, shared through `AppShared`), without building a Request, an event and a
- * Response. A cache hit never counts against the rate limit: it carries the limit's state as it
- * stands. Anything else (a miss, a preview, a refused key) goes on to h3, which answers it as always.
+ * The app's GET routes in rou3, the router h3 itself mounts them in, so a path finds here the very
+ * route it finds in h3 (a static segment before a parameter). Only `cachedRead` routes take the
+ * fast path; the others are here so that one of them, when h3 would prefer it, is never mistaken
+ * for a public read.
  */
-export function createFastPath(shared: AppShared, next: NodeHandler): NodeHandler {
+function readRouter(routes: RouteDef[]) {
+  const router = createRouter<RouteDef>();
+  for (const route of routes) if (route.method === 'GET') addRoute(router, 'GET', route.path, route);
+  return (path: string): RouteDef['cachedRead'] => findRoute(router, 'GET', path)?.data.cachedRead;
+}
+
+/**
+ * A cache hit of a public read answered by a plain Node handler in front of h3: the same route
+ * table, key authentication, cache key, client address and answer as the route in
+ * `routes/read-route.ts` (the same objects, shared through `AppShared`), without building a
+ * Request, an event and a Response. A cache hit never counts against the rate limit: it carries
+ * the limit's state as it stands. Anything else (a miss, a preview, a refused key) goes on to h3,
+ * which answers it as always.
+ */
+export function createFastPath(shared: AppShared, routes: RouteDef[], next: NodeHandler): NodeHandler {
+  const cachedReadOf = readRouter(routes);
   return (req, res) => {
     if (req.method !== 'GET' || !shared.cache.enabled) return next(req, res);
     const target = req.url ?? '';
     const q = target.indexOf('?');
     const path = q === -1 ? target : target.slice(0, q);
-    const m = publicReadPath.exec(path);
-    if (!m) return next(req, res);
+    if (!plainPath.test(path)) return next(req, res);
+    const read = cachedReadOf(path);
+    if (!read) return next(req, res);
     const search = q === -1 ? '' : target.slice(q + 1);
     if (searchNeedsNormalising.test(search)) return next(req, res);
-    const single = m[1] !== undefined || m[2] !== undefined;
     let answered: boolean | Promise<boolean>;
     try {
-      answered = answerHit(shared, req, res, path, search, single);
+      answered = answerHit(shared, req, res, path, search, read.single);
     } catch {
       return next(req, res);
     }
@@ -298,27 +314,18 @@ function answerAs(shared: AppShared, req: IncomingMessage, res: ServerResponse, 
   return true;
 }
 
-/**
- * An answer as a raw header list in the order h3 sends them (a Headers object iterates sorted),
- * with the slots the request's own rate-limit values go in. Made by answerFromEntry itself, so it
- * is the h3 route's answer exactly, and kept with the cache entry per kind of answer (304 or not,
- * Accept-Encoding, which limit headers).
- */
-interface AnswerTemplate {
-  status: number;
-  raw: string[];
-  slots: Array<[number, string]>;
-  body: Buffer | null;
-}
-
-const templatesOf = new WeakMap<CachedResponse, Map<string, AnswerTemplate>>();
 const maxTemplatesPerEntry = 16;
 
+/**
+ * The answer as a raw header list in the order h3 sends them (a Headers object iterates sorted),
+ * with the slots the request's own rate-limit values go in. Made by answerFromEntry itself, so it
+ * is the h3 route's answer exactly, and kept in the cache entry per kind of answer (304 or not,
+ * Accept-Encoding, which limit headers).
+ */
 function answerTemplate(shared: AppShared, entry: CachedResponse, notModified: boolean, acceptEncoding: string | null, limits: Record<string, string>): AnswerTemplate {
   const limitNames = Object.keys(limits);
   const key = `${notModified ? 304 : 200} ${limitNames.join(',')} ${acceptEncoding ?? ''}`;
-  let templates = templatesOf.get(entry);
-  const kept = templates?.get(key);
+  const kept = entry.answers?.get(key);
   if (kept) return kept;
   const marks = Object.fromEntries(limitNames.map((name) => [name, `\u0000${name}`]));
   const answer = answerFromEntry(entry, notModified, { ...shared.corsHeaders, ...marks }, notModified ? entry.etag : null, acceptEncoding);
@@ -330,8 +337,8 @@ function answerTemplate(shared: AppShared, entry: CachedResponse, notModified: b
     raw.push(name, value);
   }
   const template = { status: answer.status, raw, slots, body: answer.body };
-  if (!templates) { templates = new Map(); templatesOf.set(entry, templates); }
-  if (templates.size < maxTemplatesPerEntry) templates.set(key, template);
+  entry.answers ??= new Map();
+  if (entry.answers.size < maxTemplatesPerEntry) entry.answers.set(key, template);
   return template;
 }
 

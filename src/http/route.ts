@@ -64,7 +64,7 @@ export interface AppShared {
   rateLimit: RateLimiter;
   /** The client's address the rate limit counts by, from the socket's and X-Forwarded-For (the trusted-proxy setting). */
   clientAddress: (socketAddress: string | undefined, forwardedFor: string | null) => string | null;
-  /** The key authenticator; an answer it gave within the last second comes back at once (no promise). */
+  /** The key authenticator; a key it looked up lately is answered at once (no promise). */
   authenticateKey: (presented: string) => KeyActor | null | Promise<KeyActor | null>;
   corsHeaders: Readonly<Record<string, string>>;
 }
@@ -80,6 +80,11 @@ export interface RouteDef {
    * the app before it: public reads count neither answers from the response cache nor 304s.
    */
   countsOwnRequests?: boolean;
+  /**
+   * A public read answered from the response cache (`routes/read-route.ts`); `single` reads answer
+   * If-None-Match with 304. The fast path of `node-server.ts` finds cache hits through these routes.
+   */
+  cachedRead?: { single: boolean };
   handle(rc: RequestContext): Promise<Response | unknown>;
 }
 

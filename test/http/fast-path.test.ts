@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from 'h3/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CmsConfig } from '../../src/config.js';
-import { createApp, createAppShared } from '../../src/http/app.js';
+import { appRoutes, createApp, createAppShared } from '../../src/http/app.js';
 import { createFastPath } from '../../src/http/node-server.js';
 import { createTestCms, settleEchoes, type TestCms } from '../helpers/engine.js';
 
@@ -80,7 +80,7 @@ async function startPair(config: Partial<CmsConfig> = {}): Promise<Pair> {
   const h3Handler = toNodeHandler(createApp(t.cms, { shared }));
   let passedOn = 0;
   const plain = createServer(h3Handler);
-  const fronted = createServer(createFastPath(shared, (req, res) => { passedOn++; return h3Handler(req, res); }));
+  const fronted = createServer(createFastPath(shared, appRoutes(), (req, res) => { passedOn++; return h3Handler(req, res); }));
   const plainUrl = await listen(plain);
   const frontedUrl = await listen(fronted);
   const close = (s: Server) => new Promise<void>((resolve) => { s.close(() => resolve()); s.closeAllConnections(); });
@@ -118,6 +118,10 @@ describe('fast path for cached public reads', () => {
     '/api/v1/collections/products',
     '/api/v1/collections/products/rocket',
     '/api/v1/collections/products?filter[fields.price][gt]=5&sort=name',
+    // Every public read of the route table takes the fast path, the blog's too.
+    '/api/v1/blog/posts',
+    '/api/v1/blog/tags?limit=5',
+    '/api/v1/blog/authors',
   ];
 
   it('answers a hit with the same status, headers and bytes as the h3 route, in every encoding', async () => {

@@ -5,8 +5,8 @@ import { answerFromEntry, cacheKey, responseOf, type CachedResponse } from '../c
 
 /**
  * A public read (pages, collections, blog): cached per project, path, normalised query and key
- * kind; preview reads are never cached. Lists carry an ETag but never answer 304 (docs/content-api.md);
- * single reads do. Only answers that had to be made count against the rate limit: an answer from
+ * kind (misses of the same answer at the same time share one computation); preview reads are
+ * never cached. Lists carry an ETag but never answer 304 (docs/content-api.md); single reads do. Only answers that had to be made count against the rate limit: an answer from
  * the cache shows the limit as it stands (and a 304 gives back what it counted, as on every route).
  */
 export function readRoute(path: string, op: OperationName, input: (rc: RequestContext) => Record<string, unknown>, single: boolean): RouteDef {
@@ -15,19 +15,20 @@ export function readRoute(path: string, op: OperationName, input: (rc: RequestCo
     path,
     auth: 'key',
     countsOwnRequests: true,
+    cachedRead: { single },
     async handle(rc) {
       if (rc.actor.kind === 'anonymous') throw new CmsError('UNAUTHORIZED', 'API key required via the X-API-Key header or the api_key query parameter');
       const preview = rc.actor.kind === 'key' && rc.actor.type === 'preview';
       const projectId = rc.actor.kind === 'key' ? rc.actor.projectId : '';
       const { cache } = rc.shared;
+      const make = async () => responseOf(await rc.run(op, { ...input(rc), query: [...rc.query] }), preview);
       const key = preview ? null : cacheKey(rc.url.pathname, rc.query, rc.actor.kind === 'key' ? rc.actor.type : 'other');
       let entry = key ? cache.get(projectId, key) : undefined;
       if (entry) rc.rateLimit.show();
       else {
         rc.rateLimit.count();
-        const gen = cache.generation(projectId);
-        entry = responseOf(await rc.run(op, { ...input(rc), query: [...rc.query] }), preview);
-        if (key) cache.set(projectId, key, gen, entry);
+        // A miss: computed once for every request asking for the same answer at the same time.
+        entry = key ? await cache.compute(projectId, key, make) : await make();
       }
       return respond(rc, entry, single);
     },
