@@ -17,6 +17,7 @@ import { createDiskMediaFiles } from './media/files.js';
 import { createMigrationRunner } from './importers/runner.js';
 import { createWebhookDispatcher } from './webhooks/dispatcher.js';
 import { createListTotals } from './list-totals.js';
+import { createStatisticsRefresher } from './db/statistics.js';
 import { propertyOf } from './lib/unknown-values.js';
 
 export interface RunOptions {
@@ -167,6 +168,7 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
       shutdownGraceMs: config.shutdownGraceMs,
     }),
     listTotals: options.services?.listTotals ?? createListTotals(db),
+    statistics: options.services?.statistics ?? createStatisticsRefresher(db, handle.driver === 'pglite'),
   });
   const events = new EventEmitter<CmsEvents>();
   events.setMaxListeners(100);

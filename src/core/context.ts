@@ -49,6 +49,15 @@ export interface Services {
   webhooks: WebhookDispatcher;
   /** Remembers the totals of list queries with the content revision they were counted at. */
   listTotals: ListTotals;
+  /** Keeps the planner's statistics fresh where nothing else does (PGlite never runs ANALYZE). */
+  statistics: PlannerStatistics;
+}
+
+export interface PlannerStatistics {
+  /** Rows were just written in bulk: statistics are refreshed once the writes pause. */
+  rowsWritten(): void;
+  /** Refreshes the statistics that are out of date now; returns the tables analyzed. */
+  refresh(): Promise<string[]>;
 }
 
 /** A list total, exact while the project's content revision is still `revision`. */
