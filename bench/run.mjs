@@ -181,8 +181,8 @@ async function seed() {
 // ---------------------------------------------------------------------------------------------
 // Servers and load
 
-async function startChild(mode, env) {
-  const child = fork(join(benchDir, 'server.mjs'), [mode], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+async function startChild(mode, env, script = 'server.mjs') {
+  const child = fork(join(benchDir, script), [mode], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const port = await new Promise((resolve, reject) => {
     child.once('message', (m) => (m?.ready ? resolve(m.port) : reject(new Error(`unexpected message ${JSON.stringify(m)}`))));
     child.once('exit', (code) => reject(new Error(`the ${mode} server exited with code ${code} before it was ready`)));
@@ -378,9 +378,53 @@ try {
   await raw.stop();
   await server.stop();
 
+  // List queries never seen before (issue 19): a random page size (15–25), page (1–100) and one
+  // of the 10 contract sorts of pages, 3 references resolved, every URL new (an ignored unique
+  // parameter), with the response cache on as served: neither it nor any memo of whole answers
+  // helps; only the engine's totals do. Beside it, the raw baseline: a bare node:http server
+  // running the same page of rows and COUNT(*) with the plain driver (bench/raw-list-server.mjs).
+  // PGlite opens its folder in one process only, so there the two run one after the other (the
+  // cms server stopped first); on PostgreSQL they run in turns.
+  const sortKeys = ['createdAt', 'updatedAt', 'publishedAt', 'name', 'slug'].flatMap((k) => [k, `-${k}`]);
+  const runKey = Date.now().toString(36);
+  let u = 0;
+  const neverSeen = (prefix, unique) => [{
+    setupRequest: (req) => {
+      const limit = 15 + Math.floor(Math.random() * 11);
+      const page = 1 + Math.floor(Math.random() * 100);
+      const sort = sortKeys[Math.floor(Math.random() * sortKeys.length)];
+      return { ...req, path: `${prefix}?limit=${limit}&page=${page}&sort=${sort}${unique ? `&u=${runKey}-${++u}` : ''}` };
+    },
+  }];
+  const neverSeenName = 'list queries never seen before (15–25 of 10,000, page 1–100, 10 sorts, refs resolved; cache on)';
+  const rawListName = '  raw baseline: node:http + plain driver, same page of rows + COUNT(*), no references';
+  server = await startChild('cms', engineEnv);
+  log(`cms server (cache on) at ${server.url}`);
+  if (driver === 'postgres') {
+    const rawList = await startChild('raw-list', engineEnv, 'raw-list-server.mjs');
+    rows.push(...await measureInTurns(
+      [neverSeenName, target(server, '/api/v1/pages', { ...read, requests: neverSeen('/api/v1/pages', true) })],
+      [rawListName, target(rawList, '/', { requests: neverSeen('/', false) })],
+    ));
+    await rawList.stop();
+    await server.stop();
+  } else {
+    await autocannon({ url: server.url, connections, duration: warmup * 2, ...read, requests: neverSeen('/api/v1/pages', true) });
+    rows.push(await measure(neverSeenName, server, '/api/v1/pages', { ...read, requests: neverSeen('/api/v1/pages', true) }));
+    await server.stop();
+    const rawList = await startChild('raw-list', engineEnv, 'raw-list-server.mjs');
+    await autocannon({ url: rawList.url, connections, duration: warmup * 2, requests: neverSeen('/', false) });
+    rows.push(await measure(rawListName, rawList, '/', { requests: neverSeen('/', false) }));
+    await rawList.stop();
+  }
+  const neverSeenRow = rows.find((r) => r.scenario === neverSeenName);
+  const rawListRow = rows.find((r) => r.scenario === rawListName);
+  neverSeenRow.vsRaw = Number((neverSeenRow.rps / rawListRow.rps).toFixed(3));
+  log(`never-seen lists at ${(neverSeenRow.vsRaw * 100).toFixed(1)}% of the raw list baseline`);
+
   // Uncached reads and writes: the response cache off, so every read goes through h3 and its
-  // operation. Lists still use the engine's totals and pages kept while the content revision
-  // stands (checked by one shared indexed read); the indented rows after them measure without.
+  // operation. Lists keep only their totals in the engine (services.listTotals, checked against
+  // the content revision read beside the rows); the indented rows after them measure without.
   server = await startChild('cms', { ...engineEnv, CMS_CACHE: 'off' });
   log(`cms server (cache off) at ${server.url}`);
   const check = await fetch(server.url + filterPath, read);
@@ -391,9 +435,8 @@ try {
   // first thousands of queries: warm the whole server first, not only each scenario's URL.
   await autocannon({ url: server.url, connections, duration: warmup * 2, requests: [{ ...read, path: listPath }, { ...read, path: filterPath }] });
   rows.push(await measure('uncached list (20 of 10,000, refs resolved; cache off)', server, listPath, read));
-  // The same two without the engine's kept list pages (a new key each request): the list read
-  // and resolved each time (its total is known), and a new price bound each time (total and page
-  // both computed).
+  // The same two with a new URL each request (for a cache in front): the list read and resolved
+  // each time (its total is known), and a new price bound each time (total and page both computed).
   let m = 0;
   rows.push(await measure('  same list, computed each request (an ignored parameter makes it new)', server, listPath, {
     ...read, requests: [{ setupRequest: (req) => ({ ...req, path: `${listPath}&n=${++m}` }) }],

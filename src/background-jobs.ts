@@ -33,8 +33,22 @@ const schedulerJobs: JobFactory = (cms) => [{
   },
 }];
 
+/**
+ * Keeps the planner's statistics fresh: every minute, ANALYZE on the tables where enough rows
+ * changed since the last one (PGlite never runs it by itself; on PostgreSQL autovacuum does and
+ * this does nothing). The check is one query; an ANALYZE runs only after real change.
+ */
+const statisticsJobs: JobFactory = (cms) => [{
+  name: 'statistics',
+  intervalMs: 60_000,
+  async tick() {
+    const analyzed = await cms.services.statistics.refresh();
+    if (analyzed.length) cms.log.info('planner statistics refreshed', { tables: analyzed });
+  },
+}];
+
 /** The server's background jobs, feature by feature. */
-const factories: JobFactory[] = [schedulerJobs, webhookJobs, migrationJobs];
+const factories: JobFactory[] = [schedulerJobs, webhookJobs, migrationJobs, statisticsJobs];
 
 /** Background work of `cms serve`: each job runs on its interval, never twice at once. */
 export function startJobs(cms: Cms, jobs: Job[] = factories.flatMap((f) => f(cms))): RunningJobs {

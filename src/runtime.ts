@@ -16,6 +16,8 @@ import { findStoredResponse, storeResponse, type IdempotencyScope } from './core
 import { createDiskMediaFiles } from './media/files.js';
 import { createMigrationRunner } from './importers/runner.js';
 import { createWebhookDispatcher } from './webhooks/dispatcher.js';
+import { createListTotals } from './list-totals.js';
+import { createStatisticsRefresher } from './db/statistics.js';
 import { propertyOf } from './lib/unknown-values.js';
 
 export interface RunOptions {
@@ -165,6 +167,8 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
       blockPrivate: config.webhookBlockPrivate,
       shutdownGraceMs: config.shutdownGraceMs,
     }),
+    listTotals: options.services?.listTotals ?? createListTotals(db),
+    statistics: options.services?.statistics ?? createStatisticsRefresher(db, handle.driver === 'pglite'),
   });
   const events = new EventEmitter<CmsEvents>();
   events.setMaxListeners(100);

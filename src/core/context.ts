@@ -47,6 +47,34 @@ export interface Services {
   migrationRunner: MigrationRunner;
   /** Sends the webhook deliveries of the outbox (`cms serve` drives it; `cms webhooks process` runs one pass). */
   webhooks: WebhookDispatcher;
+  /** Remembers the totals of list queries with the content revision they were counted at. */
+  listTotals: ListTotals;
+  /** Keeps the planner's statistics fresh where nothing else does (PGlite never runs ANALYZE). */
+  statistics: PlannerStatistics;
+}
+
+export interface PlannerStatistics {
+  /** Rows were just written in bulk: statistics are refreshed once the writes pause. */
+  rowsWritten(): void;
+  /** Refreshes the statistics that are out of date now; returns the tables analyzed. */
+  refresh(): Promise<string[]>;
+}
+
+/** A list total, exact while the project's content revision is still `revision`. */
+export interface ListTotal {
+  revision: number;
+  total: number;
+}
+
+/**
+ * Totals of list queries (counting every match is what a list costs most, and a count only
+ * changes with a content write). Bounded; an entry is used only while the revision it was counted
+ * at is the current one. `db` is the connection the count ran on: totals are kept only for the
+ * engine's own database, never for a transaction (whose uncommitted rows no one else sees).
+ */
+export interface ListTotals {
+  get(db: Db, key: string): ListTotal | undefined;
+  set(db: Db, key: string, total: ListTotal): void;
 }
 
 export interface Ctx {

@@ -7,9 +7,9 @@ import { createTestCms, type TestCms } from '../helpers/engine.js';
 import { serveOverSocket, type HttpClient } from '../helpers/http.js';
 
 /**
- * With the response cache off, public lists still keep their totals and pages in the engine,
- * checked against the content revision on every read: every committed write shows at once, in
- * this engine or any other on the same database.
+ * With the response cache off, public lists read their rows on every request and keep only their
+ * totals (services.listTotals), checked against the content revision read beside the rows: every
+ * committed write shows at once, in this engine or any other on the same database.
  */
 describe('public lists with the response cache off', () => {
   let t: TestCms;
@@ -90,20 +90,25 @@ describe('public lists with the response cache off', () => {
     expect(await read()).toBe('Product uno');
   });
 
-  it('gives a kept page again while no write happened, and never keeps previews', async () => {
+  it('reads the rows on every request (the engine keeps no answers), and keeps totals while no write happened', async () => {
     const path = '/api/v1/pages?sort=slug&limit=2';
     expect((await get(path)).data[0].name).toBe('Page 1');
-    // Behind the engine's back: no write, so the revision stays and the kept page with it.
+    // Behind the engine's back: no write, so the revision stays; the rows are read again anyway.
     await t.cms.db.update(pages).set({ name: 'Renamed underneath' }).where(eq(pages.slug, 'page-1'));
-    expect((await get(path)).data[0].name).toBe('Page 1');
-    expect((await get(path, { 'x-api-key': pk, 'x-preview-key': preview })).data[0].name).toBe('Renamed underneath');
-    // Any committed write moves the revision on.
-    await write('PUT', '/api/v1/pages/page-5', { name: 'Page five' });
     expect((await get(path)).data[0].name).toBe('Renamed underneath');
+    expect((await get(path, { 'x-api-key': pk, 'x-preview-key': preview })).data[0].name).toBe('Renamed underneath');
+    // The total is what the revision says: a row hidden underneath still counts until a write.
+    expect(await totalOf(path)).toBe(5);
+    await t.cms.db.update(pages).set({ status: 'draft' }).where(eq(pages.slug, 'page-5'));
+    expect(await totalOf(path)).toBe(5);
+    await write('PUT', '/api/v1/pages/page-4', { name: 'Page four' });
+    expect(await totalOf(path)).toBe(4);
     await t.cms.db.update(pages).set({ name: 'Page 1' }).where(eq(pages.slug, 'page-1'));
+    await t.cms.db.update(pages).set({ status: 'published' }).where(eq(pages.slug, 'page-5'));
+    await write('PUT', '/api/v1/pages/page-4', { name: 'Page 4' });
   });
 
-  it('shares revision reads between concurrent lists, never with a list asked for after a write', async () => {
+  it('shows a write to every list asked for after it, with lists in flight around it', async () => {
     const path = '/api/v1/collections/products?sort=name&limit=1';
     const nameNow = async () => (await get(path)).data[0].name as string;
     for (let round = 0; round < 5; round++) {

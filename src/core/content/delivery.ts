@@ -48,6 +48,16 @@ function contentSortColumns(content: SQL, path: readonly string[], d: boolean): 
   ];
 }
 
+/** Core columns that are never null: their order needs no `nulls last`, so one index serves both directions. */
+const notNullSortFields = new Set(['createdAt', 'updatedAt', 'name', 'slug', '_sortOrder']);
+
+/**
+ * The ORDER BY of a list. Ties always fall to the id, ascending, so pages never overlap. The
+ * nullable `publishedAt` puts missing dates last in both directions (two indexes); the columns
+ * that are never null are written without `nulls last` (the same order), so an index of
+ * `(…, column, id)` serves them ascending and, read backwards, descending (PostgreSQL then sorts
+ * only the rows of equal keys by id: an incremental sort).
+ */
 function sortColumns(table: Table, content: SQL, sort: ListQuery['sort']): SQL[] {
   const cols: Record<string, SQL> = {
     createdAt: sql`${table.createdAt}`, updatedAt: sql`${table.updatedAt}`, publishedAt: sql`${table.publishedAt}`,
@@ -57,6 +67,7 @@ function sortColumns(table: Table, content: SQL, sort: ListQuery['sort']): SQL[]
   const out = sort.flatMap(({ field, desc: d, path }) => {
     if (path) return contentSortColumns(content, path, d);
     const col = cols[field]!;
+    if (notNullSortFields.has(field)) return [d ? sql`${col} desc` : sql`${col} asc`];
     return [d ? sql`${col} desc nulls last` : sql`${col} asc nulls last`];
   });
   out.push(sql`${table.id} asc`);
@@ -180,39 +191,24 @@ async function planList(ctx: Ctx, opts: ListOptions): Promise<ListPlan> {
 const revisionOf = (projectId: string) =>
   sql<number>`coalesce((select ${contentRevisions.revision} from ${contentRevisions} where ${contentRevisions.projectId} = ${projectId}), 0)`.mapWith(Number);
 
-/**
- * Totals of list queries, per database: counting every match is what a list costs most, and the
- * count only changes with a content write. An entry holds while the revision it was counted at
- * is still the current one (read with the page's rows, so a hit costs no extra query).
- */
-const totalsByDb = new WeakMap<object, Map<string, { revision: number; total: number }>>();
-const maxTotalsPerDb = 5000;
-
-function totalsOf(ctx: Ctx): Map<string, { revision: number; total: number }> {
-  let totals = totalsByDb.get(ctx.db);
-  if (!totals) { totals = new Map(); totalsByDb.set(ctx.db, totals); }
-  return totals;
-}
-
 async function countMatches(ctx: Ctx, plan: ListPlan): Promise<number> {
   const columns = { n: count(), revision: revisionOf(ctx.project.id) };
   const [row] = plan.kind === 'page'
     ? await ctx.db.select(columns).from(pages).where(plan.condition)
     : await ctx.db.select(columns).from(collectionItems).where(plan.condition);
   const total = row?.n ?? 0;
-  const totals = totalsOf(ctx);
-  if (totals.size >= maxTotalsPerDb) totals.delete(totals.keys().next().value!);
-  totals.set(plan.totalKey, { revision: row?.revision ?? 0, total });
+  ctx.services.listTotals.set(ctx.db, plan.totalKey, { revision: row?.revision ?? 0, total });
   return total;
 }
 
 /**
  * Runs the page of rows and, only when it cannot be told otherwise, the count: a short or empty
- * first page is its own total, and a total counted at the current revision is still exact.
+ * first page is its own total, and a total counted at the current revision is still exact (the
+ * totals are remembered by `services.listTotals`, keyed on everything but page, size and sort).
  */
 async function runList<R extends { revision: number }>(ctx: Ctx, plan: ListPlan, selectRows: () => Promise<R[]>): Promise<{ rows: R[]; total: number }> {
   if (plan.empty) return { rows: [], total: 0 };
-  const known = totalsOf(ctx).get(plan.totalKey);
+  const known = ctx.services.listTotals.get(ctx.db, plan.totalKey);
   // Without a known total, both queries go out together (PostgreSQL runs them side by side).
   const counting = known ? null : countMatches(ctx, plan);
   counting?.catch(() => {});
@@ -222,6 +218,22 @@ async function runList<R extends { revision: number }>(ctx: Ctx, plan: ListPlan,
   if (rows.length === 0 && plan.offset === 0) return { rows, total: 0 };
   if (known && rows.length > 0 && known.revision === rows[0]!.revision) return { rows, total: known.total };
   return { rows, total: await (counting ?? countMatches(ctx, plan)) };
+}
+
+/**
+ * The ids of the page's rows and their place in it, ordered and windowed off an index before any
+ * content is read: the query around it joins the whole rows for these 15–25 ids only.
+ */
+function pageWindow(ctx: Ctx, plan: ListPlan) {
+  const position = sql<number>`row_number() over (order by ${sql.join(plan.order, sql`, `)})`.mapWith(Number).as('position');
+  return ctx.db.select({ id: pages.id, position }).from(pages)
+    .where(plan.condition).orderBy(...plan.order).limit(plan.query.limit).offset(plan.offset).as('window');
+}
+
+function itemWindow(ctx: Ctx, plan: ListPlan) {
+  const position = sql<number>`row_number() over (order by ${sql.join(plan.order, sql`, `)})`.mapWith(Number).as('position');
+  return ctx.db.select({ id: collectionItems.id, position }).from(collectionItems)
+    .where(plan.condition).orderBy(...plan.order).limit(plan.query.limit).offset(plan.offset).as('window');
 }
 
 /** What a public read shows of an entry: its content and SEO of the mode (draft or published) only. */
@@ -240,19 +252,24 @@ interface DeliveryRow {
 async function listDeliveryRows(ctx: Ctx, plan: ListPlan): Promise<{ rows: DeliveryRow[]; total: number }> {
   const { drafts } = plan;
   const revision = revisionOf(ctx.project.id);
-  const { rows, total } = await runList(ctx, plan, () => plan.kind === 'page'
-    ? ctx.db.select({
-      id: pages.id, name: pages.name, slug: pages.slug, typeSlug: pageTypes.slug,
-      content: drafts ? pages.draftContent : pages.publishedContent, seo: drafts ? pages.seo : pages.publishedSeo,
-      publishedAt: pages.publishedAt, updatedAt: pages.updatedAt, revision,
-    }).from(pages).innerJoin(pageTypes, eq(pageTypes.id, pages.pageTypeId))
-      .where(plan.condition).orderBy(...plan.order).limit(plan.query.limit).offset(plan.offset)
-    : ctx.db.select({
+  const { rows, total } = await runList(ctx, plan, () => {
+    if (plan.kind === 'page') {
+      const w = pageWindow(ctx, plan);
+      return ctx.db.select({
+        id: pages.id, name: pages.name, slug: pages.slug, typeSlug: pageTypes.slug,
+        content: drafts ? pages.draftContent : pages.publishedContent, seo: drafts ? pages.seo : pages.publishedSeo,
+        publishedAt: pages.publishedAt, updatedAt: pages.updatedAt, revision,
+      }).from(w).innerJoin(pages, eq(pages.id, w.id)).innerJoin(pageTypes, eq(pageTypes.id, pages.pageTypeId))
+        .orderBy(w.position);
+    }
+    const w = itemWindow(ctx, plan);
+    return ctx.db.select({
       id: collectionItems.id, name: collectionItems.name, slug: collectionItems.slug,
       content: drafts ? collectionItems.draftContent : collectionItems.publishedContent,
       publishedAt: collectionItems.publishedAt, updatedAt: collectionItems.updatedAt, revision,
-    }).from(collectionItems).where(plan.condition).orderBy(...plan.order).limit(plan.query.limit).offset(plan.offset)
-      .then((items) => items.map((r) => ({ ...r, typeSlug: plan.typeSlug ?? '', seo: null }))));
+    }).from(w).innerJoin(collectionItems, eq(collectionItems.id, w.id)).orderBy(w.position)
+      .then((items) => items.map((r) => ({ ...r, typeSlug: plan.typeSlug ?? '', seo: null })));
+  });
   return {
     rows: rows.map((r) => ({
       id: r.id, name: r.name, slug: r.slug, typeSlug: r.typeSlug, content: r.content ?? {}, seo: r.seo ?? {},
@@ -267,13 +284,14 @@ async function listEntryRows(ctx: Ctx, plan: ListPlan): Promise<{ rows: Array<En
   const revision = revisionOf(ctx.project.id);
   const { rows, total } = await runList<EntryRow & { typeSlug: string; revision: number }>(ctx, plan, async () => {
     if (plan.kind === 'page') {
-      const found = await ctx.db.select({ row: pages, typeSlug: pageTypes.slug, revision }).from(pages)
-        .innerJoin(pageTypes, eq(pageTypes.id, pages.pageTypeId))
-        .where(plan.condition).orderBy(...plan.order).limit(plan.query.limit).offset(plan.offset);
+      const w = pageWindow(ctx, plan);
+      const found = await ctx.db.select({ row: pages, typeSlug: pageTypes.slug, revision }).from(w)
+        .innerJoin(pages, eq(pages.id, w.id)).innerJoin(pageTypes, eq(pageTypes.id, pages.pageTypeId)).orderBy(w.position);
       return found.map(({ row, typeSlug, revision: rev }) => ({ ...row, typeId: row.pageTypeId, sortOrder: 0, typeSlug, revision: rev }));
     }
-    const found = await ctx.db.select({ row: collectionItems, revision }).from(collectionItems)
-      .where(plan.condition).orderBy(...plan.order).limit(plan.query.limit).offset(plan.offset);
+    const w = itemWindow(ctx, plan);
+    const found = await ctx.db.select({ row: collectionItems, revision }).from(w)
+      .innerJoin(collectionItems, eq(collectionItems.id, w.id)).orderBy(w.position);
     return found.map(({ row, revision: rev }) => ({ ...row, typeId: row.collectionTypeId, seo: {}, publishedSeo: null, typeSlug: plan.typeSlug ?? '', revision: rev }));
   });
   return { rows, total };
@@ -310,104 +328,15 @@ export async function listEntriesAdmin<K extends EntryKind>(ctx: Ctx, kind: K, t
 const queryInput = z.record(z.string(), z.string()).or(z.array(z.tuple([z.string(), z.string()]))).default([])
   .transform((q): QueryPairs => (Array.isArray(q) ? q : Object.entries(q)));
 
-/**
- * Pages of public lists, per database, as delivered (references resolved): a page is kept with
- * the content revision it was read at and given again only while that revision is still the
- * current one. Checking costs one indexed read, where reading the page again costs its rows, its
- * references and their parsing. Previews are never kept. A kept page is shared: never mutated.
- */
-interface KeptPages {
-  pages: Map<string, { revision: number; page: DeliveredPage; size: number }>;
-  /** The JSON length of all kept pages: memory stays bounded whatever a page holds. */
-  size: number;
-}
-const listPagesByDb = new WeakMap<object, KeptPages>();
-const maxListPagesPerDb = 500;
-const maxKeptSizePerDb = 64 * 1024 * 1024;
-const maxKeptPageSize = 1024 * 1024;
-
-function keepPage(kept: KeptPages, key: string, revision: number, page: DeliveredPage): void {
-  const old = kept.pages.get(key);
-  if (old) { kept.pages.delete(key); kept.size -= old.size; }
-  const size = JSON.stringify(page).length;
-  if (size > maxKeptPageSize) return;
-  kept.pages.set(key, { revision, page, size });
-  kept.size += size;
-  for (const [oldest, entry] of kept.pages) {
-    if (kept.pages.size <= maxListPagesPerDb && kept.size <= maxKeptSizePerDb) break;
-    kept.pages.delete(oldest);
-    kept.size -= entry.size;
-  }
-}
-
-/** The revision check runs on every list read: its statement is built once per database. */
-const prepareRevisionRead = (db: Ctx['db']) => db.select({ revision: contentRevisions.revision }).from(contentRevisions)
-  .where(eq(contentRevisions.projectId, sql.placeholder('projectId'))).prepare('cms_content_revision');
-
-interface RevisionReads {
-  statement: ReturnType<typeof prepareRevisionRead>;
-  /** Per project: the read running now (settled, never failing), and the one to start next. */
-  projects: Map<string, { running: Promise<void> | null; next: Promise<number> | null }>;
-}
-const revisionReads = new WeakMap<object, RevisionReads>();
-
-/**
- * The project's revision as of a read that started after the caller asked, so every write
- * committed before the request is seen. Callers share reads: the next read starts once the
- * running one is done and the event loop has taken in what arrived meanwhile, and every caller
- * until then shares it. Under load that is one query for many list reads; alone, one query.
- */
-function currentRevision(ctx: Ctx): Promise<number> {
-  let reads = revisionReads.get(ctx.db);
-  if (!reads) { reads = { statement: prepareRevisionRead(ctx.db), projects: new Map() }; revisionReads.set(ctx.db, reads); }
-  const { statement } = reads;
-  const projectId = ctx.project.id;
-  let slot = reads.projects.get(projectId);
-  if (!slot) { slot = { running: null, next: null }; reads.projects.set(projectId, slot); }
-  if (slot.next) return slot.next;
-  const own = slot;
-  own.next = (own.running ?? Promise.resolve())
-    .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
-    .then(() => {
-      // Started: whoever asks from now on may have asked after this read began.
-      own.next = null;
-      const read = statement.execute({ projectId }).then(([row]) => row?.revision ?? 0);
-      const settled = read.then(() => undefined, () => undefined);
-      own.running = settled;
-      void settled.then(() => { if (own.running === settled) own.running = null; });
-      return read;
-    });
-  return own.next;
-}
-
 async function readListPage(ctx: Ctx, kind: EntryKind, collection: string | undefined, pairs: QueryPairs, drafts: boolean) {
   const plan = await planList(ctx, { kind, typeSlug: collection, pairs, drafts });
   const { rows, total } = await listDeliveryRows(ctx, plan);
   return { data: await toReadShapes(ctx, kind, rows, drafts, plan.query), pagination: pagination(plan.query, total) };
 }
 
-type DeliveredPage = Awaited<ReturnType<typeof readListPage>>;
-
-/** A page of published entries; one asked for again before any write is answered from memory. */
-async function deliverList(ctx: Ctx, kind: EntryKind, input: { collection?: string | undefined; query: QueryPairs; preview: boolean }): Promise<DeliveredPage> {
-  const drafts = readsDrafts(ctx, input.preview);
-  if (drafts) return readListPage(ctx, kind, input.collection, input.query, drafts);
-  let kept = listPagesByDb.get(ctx.db);
-  if (!kept) { kept = { pages: new Map(), size: 0 }; listPagesByDb.set(ctx.db, kept); }
-  // Everything the page depends on besides the data: media URLs carry the base URL and slug.
-  const key = JSON.stringify([kind, ctx.project.id, ctx.project.slug, ctx.settings.baseUrl, input.collection ?? null, input.query]);
-  // Read before the page: a write committed in between only makes the kept page look older.
-  const revision = await currentRevision(ctx);
-  const hit = kept.pages.get(key);
-  if (hit && hit.revision === revision) {
-    // The most recently used go last, so the oldest are dropped first.
-    kept.pages.delete(key);
-    kept.pages.set(key, hit);
-    return hit.page;
-  }
-  const page = await readListPage(ctx, kind, input.collection, input.query, drafts);
-  keepPage(kept, key, revision, page);
-  return page;
+/** A page of entries, read and resolved each time: whole answers are cached by the doors, not here. */
+function deliverList(ctx: Ctx, kind: EntryKind, input: { collection?: string | undefined; query: QueryPairs; preview: boolean }) {
+  return readListPage(ctx, kind, input.collection, input.query, readsDrafts(ctx, input.preview));
 }
 
 export const deliverPages = defineOperation({

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { createdAt, id, ts, updatedAt } from './common.js';
 import { projects, users } from './projects.js';
 import { collectionTypes, pageTypes } from './types.js';
@@ -17,6 +17,10 @@ export interface EntrySnapshot {
   seo?: SeoValues;
   publishedSeo?: SeoValues | null;
 }
+
+/** What public reads see: published and not deleted (the predicate of the list indexes). */
+const publishedPage = (t: { deletedAt: AnyPgColumn; status: AnyPgColumn }) => sql`${t.deletedAt} is null and ${t.status} = 'published'`;
+const publishedItem = publishedPage;
 
 export const pages = pgTable('pages', {
   id: id(),
@@ -39,11 +43,24 @@ export const pages = pgTable('pages', {
   updatedAt: updatedAt(),
   deletedAt: ts('deleted_at'),
 }, (t) => [
-  // Public lists end their order with the id (a stable order for pages of equal keys); the
-  // indexes of the usual orders end with it too, so a page of 20 is read straight off the index.
+  // Public lists end their order with the id (a stable order for pages of equal keys); every
+  // sort key of the contract has an index of published pages that ends with it too, per project
+  // and per page type, so a page of 20 is picked straight off an index. The columns that are never
+  // null serve both directions with one index (read backwards for descending, the rows of equal
+  // keys then sorted by id); the nullable publishedAt puts nulls last both ways: two indexes. Slugs
+  // are unique, so the live-slug index serves the slug order of a project.
   uniqueIndex('pages_project_slug_live_uq').on(t.projectId, t.slug).where(sql`${t.deletedAt} is null`),
-  index('pages_published_idx').on(t.projectId, t.publishedAt.desc(), t.id).where(sql`${t.deletedAt} is null and ${t.status} = 'published'`),
-  index('pages_type_published_idx').on(t.projectId, t.pageTypeId, t.publishedAt.desc(), t.id).where(sql`${t.deletedAt} is null and ${t.status} = 'published'`),
+  index('pages_published_idx').on(t.projectId, t.publishedAt.desc(), t.id).where(publishedPage(t)),
+  index('pages_published_asc_idx').on(t.projectId, t.publishedAt.asc().nullsLast(), t.id).where(publishedPage(t)),
+  index('pages_created_idx').on(t.projectId, t.createdAt, t.id).where(publishedPage(t)),
+  index('pages_updated_idx').on(t.projectId, t.updatedAt, t.id).where(publishedPage(t)),
+  index('pages_name_idx').on(t.projectId, t.name, t.id).where(publishedPage(t)),
+  index('pages_type_published_idx').on(t.projectId, t.pageTypeId, t.publishedAt.desc(), t.id).where(publishedPage(t)),
+  index('pages_type_published_asc_idx').on(t.projectId, t.pageTypeId, t.publishedAt.asc().nullsLast(), t.id).where(publishedPage(t)),
+  index('pages_type_created_idx').on(t.projectId, t.pageTypeId, t.createdAt, t.id).where(publishedPage(t)),
+  index('pages_type_updated_idx').on(t.projectId, t.pageTypeId, t.updatedAt, t.id).where(publishedPage(t)),
+  index('pages_type_name_idx').on(t.projectId, t.pageTypeId, t.name, t.id).where(publishedPage(t)),
+  index('pages_type_slug_idx').on(t.projectId, t.pageTypeId, t.slug, t.id).where(publishedPage(t)),
   index('pages_scheduled_idx').on(t.publishAt).where(sql`${t.publishAt} is not null and ${t.deletedAt} is null`),
 ]);
 
@@ -85,9 +102,14 @@ export const collectionItems = pgTable('collection_items', {
   updatedAt: updatedAt(),
   deletedAt: ts('deleted_at'),
 }, (t) => [
+  // As for pages, per collection type: the live-slug index serves the slug order, the sort-order
+  // index (drafts too, for previews) the authored order.
   uniqueIndex('items_type_slug_live_uq').on(t.collectionTypeId, t.slug).where(sql`${t.deletedAt} is null`),
-  index('items_published_idx').on(t.collectionTypeId, t.publishedAt.desc(), t.id).where(sql`${t.deletedAt} is null and ${t.status} = 'published'`),
-  index('items_name_idx').on(t.collectionTypeId, t.name, t.id).where(sql`${t.deletedAt} is null and ${t.status} = 'published'`),
+  index('items_published_idx').on(t.collectionTypeId, t.publishedAt.desc(), t.id).where(publishedItem(t)),
+  index('items_published_asc_idx').on(t.collectionTypeId, t.publishedAt.asc().nullsLast(), t.id).where(publishedItem(t)),
+  index('items_created_idx').on(t.collectionTypeId, t.createdAt, t.id).where(publishedItem(t)),
+  index('items_updated_idx').on(t.collectionTypeId, t.updatedAt, t.id).where(publishedItem(t)),
+  index('items_name_idx').on(t.collectionTypeId, t.name, t.id).where(publishedItem(t)),
   index('items_sort_order_idx').on(t.collectionTypeId, t.sortOrder).where(sql`${t.deletedAt} is null`),
   index('items_published_content_gin').using('gin', t.publishedContent.op('jsonb_path_ops')),
   index('items_scheduled_idx').on(t.publishAt).where(sql`${t.publishAt} is not null and ${t.deletedAt} is null`),

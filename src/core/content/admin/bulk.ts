@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CmsError, isCmsError } from '../../errors.js';
+import type { Ctx } from '../../context.js';
 import { defineOperation, formatPath } from '../../operation.js';
 import { deleteEntry, publishEntry, unpublishEntry } from '../entries.js';
 import { collectionInput, editorAccess } from './shared.js';
@@ -19,12 +20,17 @@ export type BulkOperationName = 'pages.bulkDelete' | 'pages.bulkPublish' | 'page
 const bulkItemInput = z.strictObject({ id: z.string().min(1), collection: collectionInput, force: z.boolean().default(false) });
 export type BulkItemInput = z.input<typeof bulkItemInput>;
 
+/** Once the items are written (and the action pauses), the planner's statistics are refreshed. */
+function wroteInBulk(ctx: Ctx): void {
+  ctx.afterCommit(() => ctx.services.statistics.rowsWritten());
+}
+
 export const bulkDeletePages = defineOperation({
   name: 'pages.bulkDelete',
   input: bulkItemInput,
   access: editorAccess,
   write: true,
-  run: (ctx, input) => deleteEntry(ctx, 'page', { id: input.id }, input.collection, input.force, { eventData: 'id' }),
+  run: (ctx, input) => { wroteInBulk(ctx); return deleteEntry(ctx, 'page', { id: input.id }, input.collection, input.force, { eventData: 'id' }); },
 });
 
 export const bulkPublishPages = defineOperation({
@@ -32,7 +38,7 @@ export const bulkPublishPages = defineOperation({
   input: bulkItemInput,
   access: editorAccess,
   write: true,
-  run: (ctx, input) => publishEntry(ctx, 'page', { id: input.id }, input.collection, { eventData: 'id' }),
+  run: (ctx, input) => { wroteInBulk(ctx); return publishEntry(ctx, 'page', { id: input.id }, input.collection, { eventData: 'id' }); },
 });
 
 export const bulkUnpublishPages = defineOperation({
@@ -40,7 +46,7 @@ export const bulkUnpublishPages = defineOperation({
   input: bulkItemInput,
   access: editorAccess,
   write: true,
-  run: (ctx, input) => unpublishEntry(ctx, 'page', { id: input.id }, input.collection, { eventData: 'id' }),
+  run: (ctx, input) => { wroteInBulk(ctx); return unpublishEntry(ctx, 'page', { id: input.id }, input.collection, { eventData: 'id' }); },
 });
 
 export const bulkDeleteItems = defineOperation({
@@ -48,7 +54,7 @@ export const bulkDeleteItems = defineOperation({
   input: bulkItemInput,
   access: editorAccess,
   write: true,
-  run: (ctx, input) => deleteEntry(ctx, 'item', { id: input.id }, input.collection, input.force, { eventData: 'id' }),
+  run: (ctx, input) => { wroteInBulk(ctx); return deleteEntry(ctx, 'item', { id: input.id }, input.collection, input.force, { eventData: 'id' }); },
 });
 
 export const bulkPublishItems = defineOperation({
@@ -56,7 +62,7 @@ export const bulkPublishItems = defineOperation({
   input: bulkItemInput,
   access: editorAccess,
   write: true,
-  run: (ctx, input) => publishEntry(ctx, 'item', { id: input.id }, input.collection, { eventData: 'id' }),
+  run: (ctx, input) => { wroteInBulk(ctx); return publishEntry(ctx, 'item', { id: input.id }, input.collection, { eventData: 'id' }); },
 });
 
 export const bulkUnpublishItems = defineOperation({
@@ -64,7 +70,7 @@ export const bulkUnpublishItems = defineOperation({
   input: bulkItemInput,
   access: editorAccess,
   write: true,
-  run: (ctx, input) => unpublishEntry(ctx, 'item', { id: input.id }, input.collection, { eventData: 'id' }),
+  run: (ctx, input) => { wroteInBulk(ctx); return unpublishEntry(ctx, 'item', { id: input.id }, input.collection, { eventData: 'id' }); },
 });
 
 export const bulkInput = z.strictObject({

@@ -1,0 +1,12 @@
+CREATE INDEX "items_published_asc_idx" ON "collection_items" USING btree ("collection_type_id","published_at","id") WHERE "collection_items"."deleted_at" is null and "collection_items"."status" = 'published';--> statement-breakpoint
+CREATE INDEX "items_created_idx" ON "collection_items" USING btree ("collection_type_id","created_at","id") WHERE "collection_items"."deleted_at" is null and "collection_items"."status" = 'published';--> statement-breakpoint
+CREATE INDEX "items_updated_idx" ON "collection_items" USING btree ("collection_type_id","updated_at","id") WHERE "collection_items"."deleted_at" is null and "collection_items"."status" = 'published';--> statement-breakpoint
+CREATE INDEX "pages_published_asc_idx" ON "pages" USING btree ("project_id","published_at","id") WHERE "pages"."deleted_at" is null and "pages"."status" = 'published';--> statement-breakpoint
+CREATE INDEX "pages_created_idx" ON "pages" USING btree ("project_id","created_at","id") WHERE "pages"."deleted_at" is null and "pages"."status" = 'published';--> statement-breakpoint
+CREATE INDEX "pages_updated_idx" ON "pages" USING btree ("project_id","updated_at","id") WHERE "pages"."deleted_at" is null and "pages"."status" = 'published';--> statement-breakpoint
+CREATE INDEX "pages_name_idx" ON "pages" USING btree ("project_id","name","id") WHERE "pages"."deleted_at" is null and "pages"."status" = 'published';--> statement-breakpoint
+CREATE INDEX "pages_type_published_asc_idx" ON "pages" USING btree ("project_id","page_type_id","published_at","id") WHERE "pages"."deleted_at" is null and "pages"."status" = 'published';--> statement-breakpoint
+CREATE INDEX "pages_type_created_idx" ON "pages" USING btree ("project_id","page_type_id","created_at","id") WHERE "pages"."deleted_at" is null and "pages"."status" = 'published';--> statement-breakpoint
+CREATE INDEX "pages_type_updated_idx" ON "pages" USING btree ("project_id","page_type_id","updated_at","id") WHERE "pages"."deleted_at" is null and "pages"."status" = 'published';--> statement-breakpoint
+CREATE INDEX "pages_type_name_idx" ON "pages" USING btree ("project_id","page_type_id","name","id") WHERE "pages"."deleted_at" is null and "pages"."status" = 'published';--> statement-breakpoint
+CREATE INDEX "pages_type_slug_idx" ON "pages" USING btree ("project_id","page_type_id","slug","id") WHERE "pages"."deleted_at" is null and "pages"."status" = 'published';
