@@ -11,7 +11,7 @@ const mode = process.argv[2];
 async function startCms() {
   const { loadConfig } = await import('../dist/config.js');
   const { createCms } = await import('../dist/runtime.js');
-  const { startServer } = await import('../dist/http/serve.js');
+  const { startServer } = await import('../dist/http/node-server.js');
   const config = loadConfig({ cwd: process.env.BENCH_DIR, env: process.env });
   const cms = await createCms({ ...config, port: 0, host: '127.0.0.1' });
   const server = await startServer(cms, { port: 0, host: '127.0.0.1' });
