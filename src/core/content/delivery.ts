@@ -174,11 +174,11 @@ async function planList(ctx: Ctx, opts: ListOptions): Promise<ListPlan> {
 }
 
 /**
- * The project's content revision, read in the same statement (so from the same snapshot) as the
+ * The project's content revision (the sum of its slots), read in the same statement (so from the same snapshot) as the
  * rows beside it. Every committed content write raises it, in this process or any other.
  */
 const revisionOf = (projectId: string) =>
-  sql<number>`coalesce((select ${contentRevisions.revision} from ${contentRevisions} where ${contentRevisions.projectId} = ${projectId}), 0)`.mapWith(Number);
+  sql<number>`coalesce((select sum(${contentRevisions.revision}) from ${contentRevisions} where ${contentRevisions.projectId} = ${projectId}), 0)`.mapWith(Number);
 
 /**
  * Totals of list queries, per database: counting every match is what a list costs most, and the
@@ -341,7 +341,7 @@ function keepPage(kept: KeptPages, key: string, revision: number, page: Delivere
 }
 
 /** The revision check runs on every list read: its statement is built once per database. */
-const prepareRevisionRead = (db: Ctx['db']) => db.select({ revision: contentRevisions.revision }).from(contentRevisions)
+const prepareRevisionRead = (db: Ctx['db']) => db.select({ revision: sql<number>`coalesce(sum(${contentRevisions.revision}), 0)`.mapWith(Number) }).from(contentRevisions)
   .where(eq(contentRevisions.projectId, sql.placeholder('projectId'))).prepare('cms_content_revision');
 
 interface RevisionReads {
