@@ -12,7 +12,7 @@ import type { Clock, Ctx, EventKind, Logger, ProjectRef, Services } from './core
 import { CmsError, isCmsError } from './core/errors.js';
 import { checkAccess, parseInput, type AnyOperation, type Operation } from './core/operation.js';
 import { isOperationName, operations, type InputOf, type OperationName, type OutputOf } from './core/registry.js';
-import { writeOutbox } from './core/webhooks/outbox.js';
+import { insertOutbox, outboxChannel, outboxRowsOf, type OutboxRow } from './core/webhooks/outbox.js';
 import { findStoredResponse, storeResponse, type IdempotencyScope } from './core/idempotency.js';
 import { createDiskMediaFiles } from './media/files.js';
 import { createMigrationRunner } from './importers/runner.js';
@@ -230,7 +230,7 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
     const parsed = parseInput(op, input);
     if (!op.write) return op.run(makeCtx(db, project, actor, null), parsed);
 
-    const unit: UnitOfWork = { changed: false, keys: false, outbox: false, after: [], emitted: [] };
+    const unit: UnitOfWork = { changed: false, keys: false, outbox: [], after: [], emitted: [] };
     let result: unknown;
     try {
       result = await db.transaction(async (tx) => {
@@ -238,6 +238,7 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
         // The last statements do not depend on each other: sent together (PostgreSQL pipelines
         // them on the transaction's connection), and the first failure is the one reported.
         await firstFailure([
+          unit.outbox.length ? insertOutbox(tx, unit.outbox) : undefined,
           runOptions.beforeCommit?.(tx, out),
           unit.changed ? bumpRevision(tx, project.id) : undefined,
           unit.keys && handle.driver === 'postgres' ? tx.execute(sql`select pg_notify(${keysChannel}, ${project.id})`) : undefined,
@@ -249,11 +250,15 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
     }
     // Told after the commit, not inside the transaction: PostgreSQL serialises the commits of
     // all transactions that NOTIFY (a global lock held through the commit's flush).
-    if (unit.changed && handle.driver === 'postgres') await contentNotices.send(project.id);
+    // (The outbox channel on PGlite too: engines that share one PGlite hear each other's.)
+    await Promise.all([
+      unit.changed && handle.driver === 'postgres' ? contentNotices.send(project.id) : undefined,
+      unit.outbox.length ? outboxNotices.send(project.id) : undefined,
+    ]);
     if (unit.changed) events.emit('content-changed', project.id);
     if (unit.keys) events.emit('keys-changed', project.id);
     for (const ev of unit.emitted) events.emit('event', ev);
-    if (unit.outbox) events.emit('outbox');
+    if (unit.outbox.length) events.emit('outbox');
     for (const fn of unit.after) {
       try { await fn(); } catch (e) { log.error('after-commit hook failed', { error: String(e) }); }
     }
@@ -263,7 +268,8 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
   interface UnitOfWork {
     changed: boolean;
     keys: boolean;
-    outbox: boolean;
+    /** Delivery rows of the events emitted, inserted together before the commit. */
+    outbox: OutboxRow[];
     after: Array<() => void | Promise<void>>;
     emitted: EmittedEvent[];
   }
@@ -283,8 +289,7 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
       settings: { baseUrl: config.baseUrl, maxUploadBytes: config.maxUploadBytes },
       async emit(kind, data) {
         const u = needUnit('emit');
-        const rows = await writeOutbox(dbOrTx, project.id, kind, data, clock.now());
-        if (rows > 0) u.outbox = true;
+        u.outbox.push(...(await outboxRowsOf(dbOrTx, project.id, kind, data, clock.now())));
         u.emitted.push({ projectId: project.id, kind, data });
       },
       contentChanged() { needUnit('contentChanged').changed = true; },
@@ -307,6 +312,7 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
   }
 
   const contentNotices = sharedNotices((projectId) => db.execute(sql`select pg_notify(${contentChannel}, ${projectId})`));
+  const outboxNotices = sharedNotices((projectId) => db.execute(sql`select pg_notify(${outboxChannel}, ${projectId})`));
 
   async function authorize(name: OperationName, runOptions: RunOptions): Promise<void> {
     const op = lookup(name);
