@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -11,7 +12,7 @@ import type { Clock, Ctx, EventKind, Logger, ProjectRef, Services } from './core
 import { CmsError, isCmsError } from './core/errors.js';
 import { checkAccess, parseInput, type AnyOperation, type Operation } from './core/operation.js';
 import { isOperationName, operations, type InputOf, type OperationName, type OutputOf } from './core/registry.js';
-import { writeOutbox } from './core/webhooks/outbox.js';
+import { insertOutbox, outboxChannel, outboxRowsOf, type OutboxRow } from './core/webhooks/outbox.js';
 import { findStoredResponse, storeResponse, type IdempotencyScope } from './core/idempotency.js';
 import { createDiskMediaFiles } from './media/files.js';
 import { createMigrationRunner } from './importers/runner.js';
@@ -233,23 +234,35 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
     const parsed = parseInput(op, input);
     if (!op.write) return op.run(makeCtx(db, project, actor, null), parsed);
 
-    const unit: UnitOfWork = { changed: false, keys: false, outbox: false, after: [], emitted: [] };
+    const unit: UnitOfWork = { changed: false, keys: false, outbox: [], after: [], emitted: [] };
     let result: unknown;
     try {
       result = await db.transaction(async (tx) => {
         const out = await op.run(makeCtx(tx, project, actor, unit), parsed);
-        if (runOptions.beforeCommit) await runOptions.beforeCommit(tx, out);
-        if (unit.changed) await bumpRevision(tx, project.id);
-        if (unit.keys && handle.driver === 'postgres') await tx.execute(sql`select pg_notify(${keysChannel}, ${project.id})`);
+        // The last statements do not depend on each other: sent together (PostgreSQL pipelines
+        // them on the transaction's connection), and the first failure is the one reported.
+        await firstFailure([
+          unit.outbox.length ? insertOutbox(tx, unit.outbox) : undefined,
+          runOptions.beforeCommit?.(tx, out),
+          unit.changed ? bumpRevision(tx, project.id) : undefined,
+          unit.keys && handle.driver === 'postgres' ? tx.execute(sql`select pg_notify(${keysChannel}, ${project.id})`) : undefined,
+        ]);
         return out;
       });
     } catch (e) {
       throw translateDbError(e);
     }
+    // Told after the commit, not inside the transaction: PostgreSQL serialises the commits of
+    // all transactions that NOTIFY (a global lock held through the commit's flush).
+    // (The outbox channel on PGlite too: engines that share one PGlite hear each other's.)
+    await Promise.all([
+      unit.changed && handle.driver === 'postgres' ? contentNotices.send(project.id) : undefined,
+      unit.outbox.length ? outboxNotices.send(project.id) : undefined,
+    ]);
     if (unit.changed) events.emit('content-changed', project.id);
     if (unit.keys) events.emit('keys-changed', project.id);
     for (const ev of unit.emitted) events.emit('event', ev);
-    if (unit.outbox) events.emit('outbox');
+    if (unit.outbox.length) events.emit('outbox');
     for (const fn of unit.after) {
       try { await fn(); } catch (e) { log.error('after-commit hook failed', { error: String(e) }); }
     }
@@ -259,7 +272,8 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
   interface UnitOfWork {
     changed: boolean;
     keys: boolean;
-    outbox: boolean;
+    /** Delivery rows of the events emitted, inserted together before the commit. */
+    outbox: OutboxRow[];
     after: Array<() => void | Promise<void>>;
     emitted: EmittedEvent[];
   }
@@ -279,8 +293,7 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
       settings: { baseUrl: config.baseUrl, maxUploadBytes: config.maxUploadBytes },
       async emit(kind, data) {
         const u = needUnit('emit');
-        const rows = await writeOutbox(dbOrTx, project.id, kind, data, clock.now());
-        if (rows > 0) u.outbox = true;
+        u.outbox.push(...(await outboxRowsOf(dbOrTx, project.id, kind, data, clock.now())));
         u.emitted.push({ projectId: project.id, kind, data });
       },
       contentChanged() { needUnit('contentChanged').changed = true; },
@@ -289,13 +302,21 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
     };
   }
 
+  /**
+   * Adds 1 to one of the project's revision slots (the revision is their sum). On PostgreSQL a
+   * write takes a slot at random, so concurrent writers seldom wait for each other's row lock
+   * until commit; PGlite runs one transaction at a time and keeps one slot.
+   */
   async function bumpRevision(tx: Db, projectId: string) {
-    await tx.insert(contentRevisions).values({ projectId, revision: 1 }).onConflictDoUpdate({
-      target: contentRevisions.projectId,
+    const slot = handle.driver === 'postgres' ? randomInt(revisionSlots) : 0;
+    await tx.insert(contentRevisions).values({ projectId, slot, revision: 1 }).onConflictDoUpdate({
+      target: [contentRevisions.projectId, contentRevisions.slot],
       set: { revision: sql`${contentRevisions.revision} + 1`, updatedAt: sql`now()` },
     });
-    if (handle.driver === 'postgres') await tx.execute(sql`select pg_notify(${contentChannel}, ${projectId})`);
   }
+
+  const contentNotices = sharedNotices((projectId) => db.execute(sql`select pg_notify(${contentChannel}, ${projectId})`));
+  const outboxNotices = sharedNotices((projectId) => db.execute(sql`select pg_notify(${outboxChannel}, ${projectId})`));
 
   async function authorize(name: OperationName, runOptions: RunOptions): Promise<void> {
     const op = lookup(name);
@@ -374,6 +395,41 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
     },
   };
   return engine;
+}
+
+/** Revision slots per project on PostgreSQL (see contentRevisions). */
+const revisionSlots = 64;
+
+/** Waits for every promise; rejects with the first failure in the list's order. */
+async function firstFailure(work: Array<Promise<unknown> | undefined>): Promise<void> {
+  const settled = await Promise.allSettled(work);
+  for (const s of settled) if (s.status === 'rejected') throw s.reason;
+}
+
+/**
+ * NOTIFYs sent after commits, shared: a caller waits for a notice that starts after it asked
+ * (so after its commit), and every caller that asks while one is being sent shares the next
+ * one. Under load that is one NOTIFY per round trip for many writes; alone, one each. A failed
+ * NOTIFY is not the write's failure (it committed): the revision still tells readers.
+ */
+function sharedNotices(send: (payload: string) => Promise<unknown>): { send(payload: string): Promise<void> } {
+  const slots = new Map<string, { running: Promise<void> | null; next: Promise<void> | null }>();
+  return {
+    send(payload) {
+      let slot = slots.get(payload);
+      if (!slot) { slot = { running: null, next: null }; slots.set(payload, slot); }
+      if (slot.next) return slot.next;
+      const own = slot;
+      own.next = (own.running ?? Promise.resolve()).then(() => {
+        own.next = null;
+        const sent = send(payload).then(() => undefined, () => undefined);
+        own.running = sent;
+        void sent.then(() => { if (own.running === sent) own.running = null; });
+        return sent;
+      });
+      return own.next;
+    },
+  };
 }
 
 /** Constraint violations that race past an operation's own checks become contract errors. */

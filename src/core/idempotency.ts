@@ -1,4 +1,4 @@
-import { and, eq, lt } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { idempotencyRecords } from '../db/schema/index.js';
 import { CmsError } from './errors.js';
@@ -39,10 +39,13 @@ export async function findStoredResponse(db: Db, scope: IdempotencyScope, now: D
   return { status: row.responseStatus, body: row.responseBody };
 }
 
-/** Stores the answer; called inside the write's transaction, so a rollback leaves no record. */
+/**
+ * Stores the answer; called inside the write's transaction, so a rollback leaves no record. One
+ * statement: an expired record under the key is replaced; a live one (another request under
+ * the key committed first) refuses the store, as the unique index would.
+ */
 export async function storeResponse(db: Db, scope: IdempotencyScope, response: StoredResponse, now: Date): Promise<void> {
-  await db.delete(idempotencyRecords).where(and(eq(idempotencyRecords.apiKeyId, scope.apiKeyId), eq(idempotencyRecords.key, scope.key), lt(idempotencyRecords.expiresAt, now)));
-  await db.insert(idempotencyRecords).values({
+  const [stored] = await db.insert(idempotencyRecords).values({
     apiKeyId: scope.apiKeyId,
     key: scope.key,
     requestHash: scope.requestHash,
@@ -50,7 +53,18 @@ export async function storeResponse(db: Db, scope: IdempotencyScope, response: S
     responseBody: response.body,
     createdAt: now,
     expiresAt: new Date(now.getTime() + idempotencyTtlMs),
-  });
+  }).onConflictDoUpdate({
+    target: [idempotencyRecords.apiKeyId, idempotencyRecords.key],
+    set: {
+      requestHash: sql`excluded.request_hash`,
+      responseStatus: sql`excluded.response_status`,
+      responseBody: sql`excluded.response_body`,
+      createdAt: sql`excluded.created_at`,
+      expiresAt: sql`excluded.expires_at`,
+    },
+    setWhere: lt(idempotencyRecords.expiresAt, now),
+  }).returning({ id: idempotencyRecords.id });
+  if (!stored) throw new CmsError('IDEMPOTENCY_KEY_IN_USE', 'Another request with this Idempotency-Key is running or has just finished');
 }
 
 export async function purgeExpired(db: Db, now: Date): Promise<void> {

@@ -91,7 +91,39 @@ describe('concurrency', () => {
     expect(await pagesNamed('slug-race')).toHaveLength(1);
   });
 
+  it('list totals move with every committed write, however many run at once', async () => {
+    const total = async () => (await h.t.run('pages.list', { query: { limit: '1' } })).pagination.total;
+    const before = await total();
+    for (let round = 1; round <= 3; round++) {
+      const responses = await Promise.all(Array.from({ length: 8 }, (_, i) =>
+        h.write('POST', '/api/v1/pages', { pageTypeSlug: 'landing', name: `Burst ${round}-${i}`, slug: `burst-${round}-${i}`, fields: { title: 'T' } })));
+      expect(responses.map((r) => r.status)).toEqual(Array(8).fill(201));
+      expect(await total()).toBe(before + 8 * round);
+    }
+  });
+
   if (testDriver === 'postgres') {
+    it('writes committed by another engine at once each move the revision this engine reads (no NOTIFY awaited)', async () => {
+      const other = await createCms(h.t.config);
+      const otherHttp = await serveOverSocket(other);
+      try {
+        const total = async () => (await h.t.run('pages.list', { query: { limit: '1' } })).pagination.total;
+        const before = await total();
+        for (let round = 1; round <= 3; round++) {
+          const responses = await Promise.all(Array.from({ length: 8 }, (_, i) => fetch(`${otherHttp.url}/api/v1/pages`, {
+            method: 'POST',
+            headers: { 'x-api-key': h.keys.secret, 'idempotency-key': `other-burst-${round}-${i}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ pageTypeSlug: 'landing', name: `Other ${round}-${i}`, slug: `other-burst-${round}-${i}`, fields: { title: 'T' } }),
+          })));
+          expect(responses.map((r) => r.status)).toEqual(Array(8).fill(201));
+          expect(await total()).toBe(before + 8 * round);
+        }
+      } finally {
+        await otherHttp.close();
+        await other.close();
+      }
+    });
+
     it('one Idempotency-Key sent to two engines on the same database at once creates one page', async () => {
       const other = await createCms(h.t.config);
       const otherHttp = await serveOverSocket(other);

@@ -185,11 +185,11 @@ async function planList(ctx: Ctx, opts: ListOptions): Promise<ListPlan> {
 }
 
 /**
- * The project's content revision, read in the same statement (so from the same snapshot) as the
+ * The project's content revision (the sum of its slots), read in the same statement (so from the same snapshot) as the
  * rows beside it. Every committed content write raises it, in this process or any other.
  */
 const revisionOf = (projectId: string) =>
-  sql<number>`coalesce((select ${contentRevisions.revision} from ${contentRevisions} where ${contentRevisions.projectId} = ${projectId}), 0)`.mapWith(Number);
+  sql<number>`coalesce((select sum(${contentRevisions.revision}) from ${contentRevisions} where ${contentRevisions.projectId} = ${projectId}), 0)`.mapWith(Number);
 
 async function countMatches(ctx: Ctx, plan: ListPlan): Promise<number> {
   const columns = { n: count(), revision: revisionOf(ctx.project.id) };

@@ -35,7 +35,7 @@ function checkSize(fields: Record<string, unknown>): void {
 }
 
 async function validateFields(ctx: Ctx, type: EntryType, values: unknown, applyDefaults: boolean): Promise<Record<string, unknown>> {
-  const lookups = await createContentLookups(ctx.db, ctx.project.id);
+  const lookups = await createContentLookups(ctx.db, ctx.project.id, type.fields);
   const { value, issues } = await validateContent(type.fields, values ?? {}, lookups, { requireRequired: false, applyDefaults });
   if (issues.length) throw contentInvalid(issues);
   return value;
@@ -53,7 +53,7 @@ async function validateSeo(ctx: Ctx, seo: unknown): Promise<Record<string, unkno
   const value: Record<string, unknown> = parsed.data;
   const { ogImageId } = parsed.data;
   if (typeof ogImageId === 'string') {
-    const lookups = await createContentLookups(ctx.db, ctx.project.id);
+    const lookups = await createContentLookups(ctx.db, ctx.project.id, []);
     const found = await lookups.existingIds({ kind: 'media' }, [ogImageId]);
     if (!found.size) throw contentInvalid([{ path: 'seo.ogImageId', message: 'no media with this id' }]);
   }
@@ -71,7 +71,7 @@ function mergeKeys(base: Record<string, unknown>, patch: Record<string, unknown>
 }
 
 async function requirePublishable(ctx: Ctx, type: EntryType, content: Record<string, unknown>): Promise<void> {
-  const lookups = await createContentLookups(ctx.db, ctx.project.id);
+  const lookups = await createContentLookups(ctx.db, ctx.project.id, type.fields);
   const missing = requiredMissing(type.fields, content, lookups.component);
   if (missing.length) {
     throw new CmsError('REQUIRED_FIELDS_MISSING', `Required fields are missing: ${missing.join(', ')}`, { fields: missing });
@@ -105,14 +105,17 @@ export async function createEntry<K extends EntryKind>(ctx: Ctx, kind: K, input:
   const fields = await validateFields(ctx, type, input.fields ?? {}, true);
   checkSize(fields);
   const seo = kind === 'page' ? await validateSeo(ctx, input.seo) : {};
-  if (await store.slugTaken(ctx.db, ctx.project.id, type.id, input.slug)) {
-    throw new CmsError('SLUG_EXISTS', `A ${store.label.toLowerCase()} with the slug "${input.slug}" already exists`);
-  }
+  const slugExists = () => new CmsError('SLUG_EXISTS', `A ${store.label.toLowerCase()} with the slug "${input.slug}" already exists`);
   const publish = input.status === 'published';
-  if (publish) await requirePublishable(ctx, type, fields);
+  if (publish) {
+    // A taken slug is reported before missing fields: checked first, then at the insert again.
+    if (await store.slugTaken(ctx.db, ctx.project.id, type.id, input.slug)) throw slugExists();
+    await requirePublishable(ctx, type, fields);
+  }
   const now = ctx.clock.now();
   const by = actorLabel(ctx.actor);
-  let row = await store.insert(ctx.db, {
+  // The insert itself finds a taken slug (no query before it): null, and nothing written.
+  const inserted = await store.insert(ctx.db, {
     projectId: ctx.project.id,
     typeId: type.id,
     name: input.name,
@@ -131,6 +134,8 @@ export async function createEntry<K extends EntryKind>(ctx: Ctx, kind: K, input:
     createdAt: now,
     updatedAt: now,
   });
+  if (!inserted) throw slugExists();
+  let row = inserted;
   await ctx.emit(store.events.created, toWriteShape(kind, row, type.slug));
   if (publish) {
     row = (await store.update(ctx.db, row.id, { status: 'published', publishedContent: fields, publishedSeo: seo, publishedAt: now }))!;

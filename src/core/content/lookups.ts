@@ -1,18 +1,31 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { blogPosts, collectionItems, collectionTypes, media, memberships, pages, pageTypes, users } from '../../db/schema/index.js';
-import type { ContentLookups, ContentTarget, MediaInfo, TypeDefinition } from '../schema/index.js';
-import { loadSchemaSet } from '../types/operations.js';
+import { blogPosts, collectionItems, collectionTypes, components as componentTypes, media, memberships, pages, pageTypes, users } from '../../db/schema/index.js';
+import { componentFieldTypes } from '../schema/fields.js';
+import { storedFields, type ContentLookups, type ContentTarget, type MediaInfo, type SchemaField, type TypeDefinition } from '../schema/index.js';
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Only well-formed UUIDs reach a uuid column; anything else simply does not exist. */
 const onlyUuids = (ids: string[]) => [...new Set(ids.filter((id) => uuidPattern.test(id)).map((id) => id.toLowerCase()))];
 
-/** Existence checks for content validation: one query per target, whatever the document holds. */
-export async function createContentLookups(db: Db, projectId: string): Promise<ContentLookups> {
-  const set = await loadSchemaSet(db, projectId);
-  const components = new Map<string, TypeDefinition>(set.components.map((c) => [c.slug, c]));
+/**
+ * The project's components, read only when `fields` embed components (a repeater may not hold
+ * them, so the top level says it all): a type without them validates without this query.
+ */
+async function componentsFor(db: Db, projectId: string, fields: readonly SchemaField[]): Promise<Map<string, TypeDefinition>> {
+  if (!fields.some((f) => componentFieldTypes.includes(f.type))) return new Map();
+  const rows = await db.select({ slug: componentTypes.slug, name: componentTypes.name, fields: componentTypes.fields })
+    .from(componentTypes).where(eq(componentTypes.projectId, projectId));
+  return new Map(rows.map((r) => [r.slug, { slug: r.slug, name: r.name, fields: storedFields(r.fields) }]));
+}
+
+/**
+ * Existence checks for content validation of a document of `fields`: one query per target,
+ * whatever the document holds.
+ */
+export async function createContentLookups(db: Db, projectId: string, fields: readonly SchemaField[]): Promise<ContentLookups> {
+  const components = await componentsFor(db, projectId, fields);
   return {
     component: (slug) => components.get(slug),
     async existingIds(target: ContentTarget, ids: string[]) {

@@ -66,7 +66,12 @@ export interface EntryStore<K extends EntryKind = EntryKind> {
   /** A live (not deleted) entry by id or slug; `forUpdate` locks the row for the transaction. */
   find(db: Db, projectId: string, ref: EntryRef, opts?: { typeId?: string; forUpdate?: boolean }): Promise<EntryRow | null>;
   slugTaken(db: Db, projectId: string, typeId: string, slug: string, exceptId?: string): Promise<boolean>;
-  insert(db: Db, values: Omit<EntryRow, 'id' | 'deletedAt'> & { id?: string }): Promise<EntryRow>;
+  /**
+   * Inserts a new entry, or answers null (and inserts nothing) when a live entry of the same
+   * type (pages: of the project) holds the slug, committed or being written by another
+   * transaction that then commits: the unique index decides, in the same statement.
+   */
+  insert(db: Db, values: Omit<EntryRow, 'id' | 'deletedAt'> & { id?: string }): Promise<EntryRow | null>;
   update(db: Db, id: string, values: Partial<EntryRow>, expectedVersion?: number): Promise<EntryRow | null>;
   addSlugHistory(db: Db, entry: EntryRow, oldSlug: string, at: Date): Promise<void>;
   snapshot(db: Db, entry: EntryRow, by: string, at: Date): Promise<void>;
@@ -147,8 +152,9 @@ export const pageStore: EntryStore<'page'> = {
     return !!row;
   },
   async insert(db, values) {
-    const [row] = await db.insert(pages).values(newPage(values)).returning();
-    return pageRow(row!);
+    const [row] = await db.insert(pages).values(newPage(values))
+      .onConflictDoNothing({ target: [pages.projectId, pages.slug], where: isNull(pages.deletedAt) }).returning();
+    return row ? pageRow(row) : null;
   },
   async update(db, id, values, expectedVersion) {
     const [row] = await db.update(pages).set(pageValues(values))
@@ -203,8 +209,9 @@ export const itemStore: EntryStore<'item'> = {
     return !!row;
   },
   async insert(db, values) {
-    const [row] = await db.insert(collectionItems).values(newItem(values)).returning();
-    return itemRow(row!);
+    const [row] = await db.insert(collectionItems).values(newItem(values))
+      .onConflictDoNothing({ target: [collectionItems.collectionTypeId, collectionItems.slug], where: isNull(collectionItems.deletedAt) }).returning();
+    return row ? itemRow(row) : null;
   },
   async update(db, id, values, expectedVersion) {
     const [row] = await db.update(collectionItems).set(itemValues(values))

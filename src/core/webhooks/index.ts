@@ -1,7 +1,7 @@
 import { listDeliveries, processWebhooks, redeliver, testWebhook } from './deliveries.js';
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, regenerateWebhookSecret, updateWebhook } from './manage.js';
 
-export { outboxChannel, writeOutbox } from './outbox.js';
+export { insertOutbox, outboxChannel, outboxRowsOf, type OutboxRow } from './outbox.js';
 export type { WebhookDispatcher, WebhookPassSummary } from './port.js';
 export type { AttemptView, DeliveryStatus, DeliveryView, WebhookView } from './schemas.js';
 

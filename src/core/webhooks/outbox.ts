@@ -4,9 +4,10 @@ import { webhookDeliveries, webhooks } from '../../db/schema/index.js';
 import type { EventKind } from '../context.js';
 
 /**
- * The NOTIFY channel that announces committed outbox rows. A NOTIFY sent inside a transaction is
- * delivered only when it commits, so a dispatcher in another process (a server beside a CLI
- * command on PostgreSQL) learns of new deliveries at once, and never of rolled-back ones.
+ * The NOTIFY channel that announces committed outbox rows, so a dispatcher in another process (a
+ * server beside a CLI command on PostgreSQL) learns of new deliveries at once, and never of
+ * rolled-back ones: the engine sends it after an emitting write commits; the webhook operations
+ * that queue deliveries themselves send it inside their transaction (delivered at its commit).
  */
 export const outboxChannel = 'cms_webhook_outbox';
 
@@ -46,19 +47,43 @@ async function activeWebhooks(db: Db, projectId: string): Promise<SubscribedHook
 
 const isTransaction = (db: Db): boolean => 'rollback' in db && typeof db.rollback === 'function';
 
+/** A delivery row, built when its event is emitted and inserted with the others of its transaction. */
+export interface OutboxRow {
+  projectId: string;
+  webhookId: string;
+  event: EventKind;
+  payload: string;
+  at: Date;
+}
+
 /**
- * Writes one delivery row per active webhook subscribed to the event, in the caller's
- * transaction: a change that rolls back leaves no delivery, a committed one never loses it.
- * The payload bytes are built once, here, and signed and sent as they are on every attempt.
+ * The delivery rows of one event: one per active webhook subscribed to it (the webhooks are read
+ * once per transaction). The payload bytes are built once, here, and signed and sent as they are
+ * on every attempt.
  */
-export async function writeOutbox(db: Db, projectId: string, kind: EventKind, data: unknown, now: Date): Promise<number> {
+export async function outboxRowsOf(db: Db, projectId: string, kind: EventKind, data: unknown, now: Date): Promise<OutboxRow[]> {
   const hooks = await activeWebhooks(db, projectId);
   const subscribed = hooks.filter((h) => h.events.includes(kind) || h.events.includes('*'));
-  if (subscribed.length === 0) return 0;
+  if (subscribed.length === 0) return [];
   const payload = JSON.stringify({ event: kind, timestamp: now.toISOString(), data });
-  await db.insert(webhookDeliveries).values(
-    subscribed.map((h) => ({ projectId, webhookId: h.id, event: kind, payload, nextAttemptAt: now, createdAt: now, updatedAt: now })),
-  );
-  await notifyOutbox(db, projectId);
-  return subscribed.length;
+  return subscribed.map((h) => ({ projectId, webhookId: h.id, event: kind, payload, at: now }));
+}
+
+/** Rows per statement: one JSON parameter each, so no limit on parameters applies. */
+const rowsPerInsert = 2000;
+
+/**
+ * Inserts the delivery rows of a transaction's events, in the caller's transaction and in the
+ * order they were emitted: a change that rolls back leaves no delivery, a committed one never
+ * loses it. The rows go as one JSON parameter per statement (a bulk write of hundreds of events
+ * costs one statement, not hundreds). The caller announces them after the commit.
+ */
+export async function insertOutbox(db: Db, rows: readonly OutboxRow[]): Promise<void> {
+  for (let start = 0; start < rows.length; start += rowsPerInsert) {
+    const json = JSON.stringify(rows.slice(start, start + rowsPerInsert).map((r) => [r.projectId, r.webhookId, r.event, r.payload, r.at.toISOString()]));
+    await db.execute(sql`
+      insert into ${webhookDeliveries} (project_id, webhook_id, event, payload, next_attempt_at, created_at, updated_at)
+      select (r->>0)::uuid, (r->>1)::uuid, r->>2, r->>3, (r->>4)::timestamptz, (r->>4)::timestamptz, (r->>4)::timestamptz
+      from jsonb_array_elements(${json}::jsonb) with ordinality as x(r, n) order by n`);
+  }
 }

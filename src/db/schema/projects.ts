@@ -1,4 +1,4 @@
-import { bigint, bigserial, index, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, index, jsonb, pgTable, primaryKey, smallint, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id, ts, updatedAt } from './common.js';
 
 export const projects = pgTable('projects', {
@@ -67,11 +67,14 @@ export const apiKeys = pgTable('api_keys', {
 }, (t) => [uniqueIndex('api_keys_hash_uq').on(t.keyHash), index('api_keys_project_idx').on(t.projectId)]);
 
 /**
- * One row per project whose revision grows with every committed content write. Response caches
- * compare it (or hear it through NOTIFY on PostgreSQL) to drop entries written by another process.
+ * A project's content revision is the SUM of its rows: every committed content write adds 1 to
+ * one slot, so the sum grows with every commit whatever their order. Response caches compare it
+ * (or hear a NOTIFY on PostgreSQL) to drop entries written by another process. Writers on
+ * PostgreSQL spread over several slots, so they do not all wait for one row lock until commit.
  */
 export const contentRevisions = pgTable('content_revisions', {
-  projectId: uuid('project_id').primaryKey().references(() => projects.id, { onDelete: 'cascade' }),
+  projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+  slot: smallint('slot').notNull().default(0),
   revision: bigint('revision', { mode: 'number' }).notNull().default(0),
   updatedAt: updatedAt(),
-});
+}, (t) => [primaryKey({ columns: [t.projectId, t.slot] })]);
