@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -184,11 +184,25 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
   }
 
   let unlisten: (() => Promise<void>) | null = null;
+  // Names this engine's own content notices, so it does not hear its own writes twice.
+  const instance = randomUUID();
+  let stopWatching = () => {};
+  let ownWriteCommitted = (_projectId: string) => {};
   if (handle.driver === 'postgres') {
     // Other processes on the same database tell us about their writes, so caches stay exact.
-    const offContent = await handle.listen(contentChannel, (projectId) => events.emit('content-changed', projectId));
+    const offContent = await handle.listen(contentChannel, (payload) => {
+      const [projectId = '', from] = payload.split(' ');
+      if (from !== instance) events.emit('content-changed', projectId);
+    });
     const offKeys = await handle.listen(keysChannel, (projectId) => events.emit('keys-changed', projectId));
     unlisten = async () => { await offContent(); await offKeys(); };
+    // A notice is sent after its write commits, and a LISTEN connection can drop and come back:
+    // either way a notice can be lost. Whoever keeps content (the response cache) also gets a
+    // change of the revision seen by a poll, so a lost notice is noticed within seconds.
+    const watch = watchRevisions(db, revisionWatchMs, () => events.listenerCount('content-changed') > 0,
+      (projectId) => events.emit('content-changed', projectId), log);
+    stopWatching = watch.stop;
+    ownWriteCommitted = watch.ownWrite;
   }
 
   async function resolveProject(slug: string): Promise<ProjectRef> {
@@ -259,7 +273,10 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
       unit.changed && handle.driver === 'postgres' ? contentNotices.send(project.id) : undefined,
       unit.outbox.length ? outboxNotices.send(project.id) : undefined,
     ]);
-    if (unit.changed) events.emit('content-changed', project.id);
+    if (unit.changed) {
+      ownWriteCommitted(project.id);
+      events.emit('content-changed', project.id);
+    }
     if (unit.keys) events.emit('keys-changed', project.id);
     for (const ev of unit.emitted) events.emit('event', ev);
     if (unit.outbox.length) events.emit('outbox');
@@ -315,7 +332,7 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
     });
   }
 
-  const contentNotices = sharedNotices((projectId) => db.execute(sql`select pg_notify(${contentChannel}, ${projectId})`));
+  const contentNotices = sharedNotices((projectId) => db.execute(sql`select pg_notify(${contentChannel}, ${`${projectId} ${instance}`})`));
   const outboxNotices = sharedNotices((projectId) => db.execute(sql`select pg_notify(${outboxChannel}, ${projectId})`));
 
   async function authorize(name: OperationName, runOptions: RunOptions): Promise<void> {
@@ -388,6 +405,7 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
       // Running migrations are marked failed (with a log line), and webhook attempts in flight
       // finish or are handed back, while the database is still open.
       await Promise.allSettled([services.migrationRunner.stop(), services.webhooks.close()]);
+      stopWatching();
       events.removeAllListeners();
       if (unlisten) await unlisten().catch(() => {});
       if (ownsHandle) await handle.close();
@@ -395,6 +413,54 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
     },
   };
   return engine;
+}
+
+/** How often an engine whose content is kept polls the revisions on PostgreSQL (see watchRevisions). */
+const revisionWatchMs = 2000;
+
+/**
+ * Polls every project's revision (the sum of its slots), while someone keeps content, and calls
+ * `changed` for each one that moved by more than this engine's own writes since the last poll (those
+ * were announced at their commit): a safety net under NOTIFY, which can be lost. The timer never
+ * keeps the process alive, and a failed poll is logged once and tried again at the next tick.
+ */
+function watchRevisions(db: Db, everyMs: number, wanted: () => boolean, changed: (projectId: string) => void, log: Logger) {
+  let seen: Map<string, number> | null = null;
+  let own = new Map<string, number>();
+  let polling = false;
+  let failing = false;
+  const timer = setInterval(() => {
+    if (polling) return;
+    // Nobody keeps content (a CLI command, a script): nothing to poll, and what was seen is old.
+    if (!wanted()) { seen = null; return; }
+    polling = true;
+    // Own writes counted from here on committed after this tick began: they belong to the next.
+    const ownThisTick = own;
+    own = new Map();
+    db.select({ projectId: contentRevisions.projectId, revision: sql<number>`sum(${contentRevisions.revision})`.mapWith(Number) })
+      .from(contentRevisions).groupBy(contentRevisions.projectId)
+      .then((rows) => {
+        failing = false;
+        const now = new Map(rows.map((r) => [r.projectId, r.revision]));
+        if (seen) {
+          for (const [projectId, revision] of now) {
+            if (revision - (seen.get(projectId) ?? 0) > (ownThisTick.get(projectId) ?? 0)) changed(projectId);
+          }
+        }
+        seen = now;
+      }, (e: unknown) => {
+        if (!failing) log.warn('could not read the content revisions', { error: String(e) });
+        failing = true;
+        seen = null;
+      })
+      .finally(() => { polling = false; });
+  }, everyMs);
+  timer.unref();
+  return {
+    stop: () => clearInterval(timer),
+    /** A content write of this engine committed (and was announced here). */
+    ownWrite(projectId: string) { own.set(projectId, (own.get(projectId) ?? 0) + 1); },
+  };
 }
 
 /** Revision slots per project on PostgreSQL (see contentRevisions). */

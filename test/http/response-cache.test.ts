@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CmsConfig } from '../../src/config.js';
 import type { OperationName, OutputOf } from '../../src/core/registry.js';
@@ -215,6 +216,37 @@ describe('response cache', () => {
       const before = runsOf('delivery.pages.get');
       expect((await (await get(path)).json() as any).data.name).toBe('Written by engine B');
       expect(runsOf('delivery.pages.get')).toBe(before);
+    });
+
+    it('notices a write whose NOTIFY never came, by polling the revision within seconds', async () => {
+      const path = '/api/v1/pages/page-6?fields=title';
+      expect((await (await get(path)).json() as any).data.fields.title).toBe('Page 6');
+      // Written straight into the database, as a write whose notice was lost: no engine announces it.
+      await s.t.cms.db.transaction(async (tx) => {
+        await tx.execute(sql`update pages set published_content = jsonb_set(published_content, '{title}', '"Page six"') where slug = 'page-6'`);
+        await tx.execute(sql`update content_revisions set revision = revision + 1 where slot = (select min(slot) from content_revisions)`);
+      });
+      let title = '';
+      for (let attempt = 0; attempt < 100 && title !== 'Page six'; attempt++) {
+        if (attempt) await new Promise((resolve) => setTimeout(resolve, 100));
+        title = (await (await get(path)).json() as any).data.fields.title;
+      }
+      expect(title).toBe('Page six');
+    });
+
+    it('hears its own write once: neither its own NOTIFY nor the revision poll drops the cache again', async () => {
+      await settleEchoes(s.t);
+      let changes = 0;
+      const count = () => { changes++; };
+      s.t.cms.events.on('content-changed', count);
+      try {
+        expect((await s.write('PUT', '/api/v1/pages/page-7', { fields: { title: 'Page seven' } })).status).toBe(200);
+        // Longer than the poll's period (2 s): a poll has seen the write by now.
+        await new Promise((resolve) => setTimeout(resolve, 4500));
+        expect(changes).toBe(1);
+      } finally {
+        s.t.cms.events.off('content-changed', count);
+      }
     });
   }
 });
