@@ -6,7 +6,10 @@
 
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { media, migrations } from '../../db/schema/index.js';
+import type { Db } from '../../db/client.js';
+import {
+  blogPostCategories, blogPostTags, collectionItems, itemVersions, media, migrationLogs, migrations, pages, pageVersions, webhookDeliveries,
+} from '../../db/schema/index.js';
 import type { MigrationProgress } from '../../db/schema/ops.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import type { Ctx } from '../context.js';
@@ -660,4 +663,22 @@ async function importBlogPosts(ctx: Ctx, write: BlogPostsWrite): Promise<BlogPos
     }
   }
   return result;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Planner statistics.
+
+/** Every table an import writes to. */
+const importedTables = [
+  components, collectionTypes, pageTypes, media, collectionItems, itemVersions, pages, pageVersions,
+  blogCategories, blogTags, blogAuthors, blogPosts, blogPostCategories, blogPostTags, webhookDeliveries, migrations, migrationLogs,
+];
+
+/**
+ * ANALYZE on the tables an import wrote: PGlite has no autovacuum, so without it the planner
+ * keeps the statistics of the empty tables it started with (and PostgreSQL's autovacuum comes to
+ * them only some time later). Outside any transaction, after the last batch.
+ */
+export async function analyzeImportedTables(db: Db): Promise<void> {
+  await db.execute(sql`analyze ${sql.join(importedTables.map((t) => sql`${t}`), sql`, `)}`);
 }
