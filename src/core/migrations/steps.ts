@@ -27,7 +27,7 @@ import { blogAuthors, blogCategories, blogPosts, blogTags } from '../../db/schem
 import { checkSchemaSet, slugPattern, validateTypeDefinition, type TypeDefinition } from '../schema/index.js';
 import { loadSchemaSet, typeKinds, type TypeKind } from '../types/operations.js';
 import { collectionTypes, components, pageTypes } from '../../db/schema/index.js';
-import { findMigration, writeLogs } from './records.js';
+import { lockMigrationState, writeLogs } from './records.js';
 import { isRunningStatus, logLineSchema, type MigrationLogLine, type MigrationStatus } from './schemas.js';
 
 // ------------------------------------------------------------------------------------------------
@@ -248,7 +248,7 @@ type StepRecordInput = z.output<z.ZodObject<typeof stepRecordFields>>;
 async function runStep<R>(
   ctx: Ctx, input: StepRecordInput, apply: () => Promise<R>, countsOf: (result: R) => Record<string, number>,
 ): Promise<StepOutput<R>> {
-  const row = await findMigration(ctx.db, ctx.project.id, input.id, true);
+  const row = await lockMigrationState(ctx.db, ctx.project.id, input.id);
   if (!isRunningStatus(row.status) || row.runnerId !== input.runnerId) throw notOurs(row.id, row.status);
   const result = await apply();
   const now = ctx.clock.now();
