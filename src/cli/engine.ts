@@ -190,7 +190,7 @@ async function localEngine(config: CmsConfig, io: Io): Promise<Engine> {
       cms = await createCms(config, { log, opening });
     } catch (e) {
       // Loading the engine failed while the database opened: close it again.
-      await opening.then((d) => d.handle.close(), () => {});
+      await opening.then(async (d) => { await d.handle.close(); d.secureAfterClose(); }, () => {});
       throw e;
     }
     const as = { actor: { kind: 'terminal' }, project: config.project } as const;
