@@ -6,7 +6,7 @@
 // bench/results/.
 //
 //   node bench/run.mjs [--driver pglite|postgres] [--duration 8] [--warmup 3] [--no-analyze]
-//                      [--keep] [--data DIR] [--no-webhooks]
+//                      [--keep] [--data DIR] [--no-webhooks] [--no-startup] [--no-import]
 //
 // PGlite runs in a temporary data folder; PostgreSQL in a fresh database on DATABASE_URL's server
 // (default postgres://postgres@127.0.0.1:5432/test), created here and dropped at the end.
@@ -33,6 +33,8 @@ const { values: args } = parseArgs({
     items: { type: 'string', default: '100000' },
     'no-analyze': { type: 'boolean', default: false },
     'no-webhooks': { type: 'boolean', default: false },
+    'no-startup': { type: 'boolean', default: false },
+    'no-import': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
     data: { type: 'string' },
   },
@@ -338,6 +340,8 @@ async function whileSaving(server, seeded, slug, measure) {
 let exitCode = 0;
 const rows = [];
 let webhooks = null;
+let startup = null;
+let importRun = null;
 try {
   let seeded;
   if (kept) {
@@ -498,6 +502,19 @@ try {
     const { runWebhookBench } = await import(webhookBench.href);
     webhooks = await runWebhookBench({ driver, log: (message) => log(`webhooks: ${message}`) });
   }
+  // CLI start-up on a PGlite folder (the CLI opens the database itself only when it is embedded).
+  const startupBench = new URL('./startup.mjs', import.meta.url);
+  if (driver === 'pglite' && !args['no-startup'] && existsSync(fileURLToPath(startupBench))) {
+    log('startup: bench/startup.mjs');
+    const { runStartupBench } = await import(startupBench.href);
+    startup = await runStartupBench({ log: (message) => log(`startup: ${message}`) });
+  }
+  const importBench = new URL('./import.mjs', import.meta.url);
+  if (!args['no-import'] && existsSync(fileURLToPath(importBench))) {
+    log('import: bench/import.mjs');
+    const { runImportBench } = await import(importBench.href);
+    importRun = await runImportBench({ driver, log: (message) => log(`import: ${message}`) });
+  }
 } catch (e) {
   console.error(e);
   exitCode = 1;
@@ -526,6 +543,8 @@ if (rows.length) {
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const b of body) console.log(line(b));
   if (webhooks) console.log('\nwebhooks:', JSON.stringify(webhooks, null, 2));
+  if (startup) console.log('\nstartup:', JSON.stringify(startup, null, 2));
+  if (importRun) console.log('\nimport:', JSON.stringify(importRun, null, 2));
   const resultsDir = join(benchDir, 'results');
   mkdirSync(resultsDir, { recursive: true });
   const file = join(resultsDir, `${new Date().toISOString().slice(0, 10)}-${driver}.json`);
@@ -536,6 +555,8 @@ if (rows.length) {
     seconds: Math.round((Date.now() - startedAt) / 1000),
     scenarios: rows,
     ...(webhooks ? { webhooks } : {}),
+    ...(startup ? { startup } : {}),
+    ...(importRun ? { import: importRun } : {}),
   }, null, 2) + '\n');
   console.log(`\nwritten to ${file} (${Math.round((Date.now() - startedAt) / 1000)} s in all)`);
 }

@@ -4,8 +4,8 @@ import { eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { resolveConfig, type CmsConfig, type CmsConfigInput } from './config.js';
 import { join } from 'node:path';
-import { createDb, isPostgresUrl, type Db, type DbHandle } from './db/client.js';
-import { makePrivateFolder, securePrivateTree } from './db/private-folder.js';
+import type { Db, DbHandle } from './db/client.js';
+import { inMemoryDatabaseUrl, openEngineDatabase, type EngineDatabase } from './engine-database.js';
 import { contentRevisions, projects } from './db/schema/index.js';
 import type { Actor } from './core/actor.js';
 import type { Clock, Ctx, EventKind, Logger, ProjectRef, Services } from './core/context.js';
@@ -74,6 +74,11 @@ export interface CreateCmsOptions {
   services?: Partial<Services>;
   /** Reuse an open database (tests share one PGlite between engines). */
   handle?: DbHandle;
+  /**
+   * The database as `openEngineDatabase(config, log, handle)` is opening it, started by the caller
+   * before it loaded this module (the CLI does, so that PGlite starts while the engine loads).
+   */
+  opening?: Promise<EngineDatabase>;
 }
 
 export interface Cms {
@@ -114,8 +119,7 @@ export const consoleLogger: Logger = {
   error: (m, d) => console.error(`[cms] error: ${m}`, d ?? ''),
 };
 
-/** `databaseUrl` for an embedded database kept in memory (gone when the engine closes). */
-export const inMemoryDatabaseUrl = 'memory://';
+export { inMemoryDatabaseUrl };
 
 const contentChannel = 'cms_content_changed';
 const keysChannel = 'cms_keys_changed';
@@ -128,30 +132,9 @@ const keysChannel = 'cms_keys_changed';
 export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOptions = {}): Promise<Cms> {
   const config = resolveConfig(input);
   const log = options.log ?? silentLogger;
-  // The data folder holds password hashes and webhook secrets: the owner's only. A folder made
-  // by an older version (or by hand) is tightened here, with a warning.
-  const inMemory = config.databaseUrl === inMemoryDatabaseUrl;
-  const embeddedDir = !options.handle && !inMemory && !isPostgresUrl(config.databaseUrl) ? join(config.dataDir, 'db') : null;
-  const loosened = securePrivateTree(config.dataDir, { files: false });
-  if (embeddedDir) {
-    makePrivateFolder(config.dataDir);
-    loosened.push(...securePrivateTree(embeddedDir));
-  }
-  if (loosened.length) {
-    // Rare (an old or copied folder), so worth a walk over every file, media included.
-    securePrivateTree(config.dataDir);
-    log.warn(`The data folder ${config.dataDir} could be read by other users of this machine; it is now private (folders 0700, files 0600)`, { folders: loosened.length });
-  }
-  const handle = options.handle ?? (await createDb({ databaseUrl: config.databaseUrl, dataDir: inMemory ? inMemoryDatabaseUrl : embeddedDir ?? undefined }));
-  const ownsHandle = !options.handle;
-  try {
-    await handle.migrateDatabase();
-  } catch (e) {
-    if (ownsHandle) await handle.close().catch(() => {});
-    throw e;
-  }
-  // PGlite writes its files world-readable whatever the umask: tightened now and again on close.
-  if (embeddedDir) securePrivateTree(embeddedDir);
+  const database = await (options.opening ?? openEngineDatabase(config, log, options.handle));
+  const { handle } = database;
+  const ownsHandle = database.owned;
   const db = handle.db;
   const clock = options.clock ?? systemClock;
   // Built once here, from the configuration, unless the caller hands in its own: media files
@@ -409,7 +392,7 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
       events.removeAllListeners();
       if (unlisten) await unlisten().catch(() => {});
       if (ownsHandle) await handle.close();
-      if (embeddedDir) securePrivateTree(embeddedDir);
+      database.secureAfterClose();
     },
   };
   return engine;

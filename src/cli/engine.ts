@@ -7,6 +7,8 @@ import type { InputOf, OperationName, OutputOf } from '../core/registry.js';
 import { isPostgresUrl } from '../db/client.js';
 import { errorMessage } from './inputs.js';
 import type { GlobalOptions, Io } from './io.js';
+import type { Logger } from '../core/context.js';
+import type { Cms } from '../runtime.js';
 
 /** Members JSON leaves out of an object: `undefined`, functions, symbols. */
 type Dropped = undefined | symbol | ((...args: never[]) => unknown);
@@ -175,10 +177,22 @@ async function localEngine(config: CmsConfig, io: Io): Promise<Engine> {
     }
   }
   try {
-    const { createCms, silentLogger } = await import('../runtime.js');
     // The engine's warnings (a data folder it had to make private) reach the terminal on stderr.
-    const log = { ...silentLogger, warn: (message: string) => { io.stderr.write(`warning: ${message}\n`); } };
-    const cms = await createCms(config, { log });
+    const log: Logger = { info() {}, error() {}, warn: (message: string) => { io.stderr.write(`warning: ${message}\n`); } };
+    // The database opens (PGlite reads and compiles its WebAssembly) while the engine's modules load.
+    const { openEngineDatabase } = await import('../engine-database.js');
+    const opening = openEngineDatabase(config, log);
+    // Its failure is createCms's to report; until createCms awaits it, it is not unhandled.
+    opening.catch(() => {});
+    let cms: Cms;
+    try {
+      const { createCms } = await import('../runtime.js');
+      cms = await createCms(config, { log, opening });
+    } catch (e) {
+      // Loading the engine failed while the database opened: close it again.
+      await opening.then(async (d) => { await d.handle.close(); d.secureAfterClose(); }, () => {});
+      throw e;
+    }
     const as = { actor: { kind: 'terminal' }, project: config.project } as const;
     return {
       mode: 'local',

@@ -4,7 +4,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makePrivateFolder } from './private-folder.js';
-import * as schema from './schema/index.js';
 import { propertyOf } from '../lib/unknown-values.js';
 import { z } from 'zod';
 
@@ -14,7 +13,12 @@ import { z } from 'zod';
  */
 export const databaseMigrationsFolder = fileURLToPath(new URL('../../db-migrations', import.meta.url));
 
-export type Schema = typeof schema;
+export type Schema = typeof import('./schema/index.js');
+/**
+ * The drizzle schema, loaded when a database is opened: an embedded one starts while it loads (a
+ * CLI command pays for the two only once).
+ */
+const loadSchema = (): Promise<Schema> => import('./schema/index.js');
 /** The one database type of the whole code base, whichever driver is behind it. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
@@ -65,8 +69,7 @@ export const isPostgresUrl = (url: string | undefined): url is string => !!url &
 /** The only place that chooses a driver. */
 export async function createDb(options: DbOptions): Promise<DbHandle> {
   if (isPostgresUrl(options.databaseUrl)) {
-    const { default: postgres } = await import('postgres');
-    const { drizzle } = await import('drizzle-orm/postgres-js');
+    const [{ default: postgres }, { drizzle }, schema] = await Promise.all([import('postgres'), import('drizzle-orm/postgres-js'), loadSchema()]);
     const url = options.databaseUrl;
     const client = postgres(url, { max: 10, onnotice: () => {} });
     const db: Db = drizzle(client, { schema });
@@ -94,13 +97,17 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
     };
   }
   const { PGlite } = await import('@electric-sql/pglite');
-  const { drizzle } = await import('drizzle-orm/pglite');
   const inMemory = !options.dataDir || options.dataDir === 'memory://';
   if (!inMemory) makePrivateFolder(options.dataDir!);
   const client = inMemory
     ? new PGlite(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {})
     : new PGlite(options.dataDir!);
-  await client.waitReady;
+  // PGlite reads and compiles its WebAssembly while drizzle and the schema load. Its failure is
+  // thrown by the await below, not reported as unhandled meanwhile.
+  const ready = client.waitReady;
+  ready.catch(() => {});
+  const [{ drizzle }, schema] = await Promise.all([import('drizzle-orm/pglite'), loadSchema()]);
+  await ready;
   const db: Db = drizzle(client, { schema });
   return {
     db,

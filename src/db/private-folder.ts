@@ -11,26 +11,39 @@ export function makePrivateFolder(dir: string): void {
   tryChmod(dir, privateDirMode);
 }
 
+export interface SecureTreeOptions {
+  /** False: folders only. */
+  files?: boolean;
+  /**
+   * Files only in the folders whose contents changed (a file added, removed or renamed) at or
+   * after this time (ms since the epoch): the others' files were tightened by an earlier walk.
+   */
+  filesIn?: { foldersChangedSince: number };
+}
+
 /**
  * Makes every folder under `dir` (itself included) 0700 and, unless `files` is false, every file
  * 0600. PGlite (Emscripten's NODEFS) creates its files 0666 whatever the umask, so the engine runs
  * this on its database folder after opening and after closing it. Answers the folders other users
  * could read or enter before, for a warning.
  */
-export function securePrivateTree(dir: string, options: { files?: boolean } = {}): string[] {
+export function securePrivateTree(dir: string, options: SecureTreeOptions = {}): string[] {
   const files = options.files ?? true;
+  const since = options.filesIn?.foldersChangedSince;
   const loosened: string[] = [];
   const visitDir = (path: string) => {
-    let mode: number;
-    try { mode = lstatSync(path).mode; } catch { return; }
+    let info;
+    try { info = lstatSync(path); } catch { return; }
+    const mode = info.mode;
     if ((mode & 0o077) !== 0) loosened.push(path);
     if ((mode & 0o777) !== privateDirMode) tryChmod(path, privateDirMode);
+    const filesHere = files && (since === undefined || info.mtimeMs >= since);
     let entries;
     try { entries = readdirSync(path, { withFileTypes: true }); } catch { return; }
     for (const entry of entries) {
       const child = join(path, entry.name);
       if (entry.isDirectory()) visitDir(child);
-      else if (files && entry.isFile()) {
+      else if (filesHere && entry.isFile()) {
         try {
           if ((lstatSync(child).mode & 0o777) !== privateFileMode) tryChmod(child, privateFileMode);
         } catch { /* removed meanwhile (a temporary file) */ }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MigrationView } from '../../src/core/migrations/index.js';
 import { MEDIA_IDS, expectedCounts } from '../fakes/buttercms/account.js';
@@ -66,6 +67,16 @@ describe('full import of a ButterCMS account', () => {
     expect((await h.contentCounts()).media).toBe(expectedCounts.media.uniqueContents);
     expect(first.stats.sourceWaitMs).toBeGreaterThanOrEqual(0);
     console.info(`full import of the fake account: ${firstMs} ms, ${firstRequests.length} source requests, ${first.stats.sourceWaitMs} ms waiting for the 100 ms spacing`);
+  });
+
+  it('leaves planner statistics of the tables it wrote (PGlite has no autovacuum to gather them)', async () => {
+    const result = await h.cms.db.execute(sql.raw(
+      "select tablename, count(*)::int as n from pg_stats where schemaname = 'public' " +
+      "and tablename in ('pages', 'collection_items', 'media', 'blog_posts') group by tablename order by tablename",
+    ));
+    const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{ tablename: string; n: number }>;
+    expect(rows.map((r) => r.tablename)).toEqual(['blog_posts', 'collection_items', 'media', 'pages']);
+    for (const r of rows) expect(r.n, r.tablename).toBeGreaterThan(0);
   });
 
   it('spaces source requests at least 100 ms apart as the source records them, media downloads included', () => {

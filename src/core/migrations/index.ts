@@ -29,7 +29,7 @@ export const settleStaleMigrationsOp = defineOperation({
 
 export {
   migrationStep, migrationSchemaStep, migrationMediaStep, migrationEntriesStep, migrationFinishStep,
-  migrationBlogTermsStep, migrationBlogAuthorsStep, migrationBlogPostsStep, migrationHeartbeat, migrationAbandon,
+  migrationBlogTermsStep, migrationBlogAuthorsStep, migrationBlogPostsStep, migrationHeartbeat, migrationAbandon, analyzeImportedTables,
 } from './steps.js';
 export type {
   StepRecord, StepOutput, SchemaWrite, SchemaWriteResult, MediaWrite, MediaWriteResult, MediaFileInput, EntriesWrite,

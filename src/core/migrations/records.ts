@@ -19,6 +19,19 @@ export async function findMigration(db: Db, projectId: string, id: string, forUp
   return row;
 }
 
+/**
+ * What a step reads of its migration, locked for the transaction: not the report or the config,
+ * which a batch neither needs nor changes (the report grows with the source).
+ */
+export async function lockMigrationState(db: Db, projectId: string, id: string) {
+  if (!isUuid(id)) throw notFound(id);
+  const [row] = await db.select({
+    id: migrations.id, status: migrations.status, runnerId: migrations.runnerId, pauseRequested: migrations.pauseRequested, stats: migrations.stats,
+  }).from(migrations).where(and(eq(migrations.id, id), eq(migrations.projectId, projectId))).for('update');
+  if (!row) throw notFound(id);
+  return row;
+}
+
 export async function writeLogs(db: Db, migrationId: string, lines: readonly MigrationLogLine[], at: Date): Promise<void> {
   if (lines.length === 0) return;
   // One insert per 500 lines keeps statements small when an inference warns a lot.

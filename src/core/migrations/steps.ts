@@ -6,7 +6,10 @@
 
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { media, migrations } from '../../db/schema/index.js';
+import type { Db } from '../../db/client.js';
+import {
+  blogPostCategories, blogPostTags, collectionItems, itemVersions, media, migrationLogs, migrations, pages, pageVersions, webhookDeliveries,
+} from '../../db/schema/index.js';
 import type { MigrationProgress } from '../../db/schema/ops.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import type { Ctx } from '../context.js';
@@ -24,7 +27,7 @@ import { blogAuthors, blogCategories, blogPosts, blogTags } from '../../db/schem
 import { checkSchemaSet, slugPattern, validateTypeDefinition, type TypeDefinition } from '../schema/index.js';
 import { loadSchemaSet, typeKinds, type TypeKind } from '../types/operations.js';
 import { collectionTypes, components, pageTypes } from '../../db/schema/index.js';
-import { findMigration, writeLogs } from './records.js';
+import { lockMigrationState, writeLogs } from './records.js';
 import { isRunningStatus, logLineSchema, type MigrationLogLine, type MigrationStatus } from './schemas.js';
 
 // ------------------------------------------------------------------------------------------------
@@ -245,7 +248,7 @@ type StepRecordInput = z.output<z.ZodObject<typeof stepRecordFields>>;
 async function runStep<R>(
   ctx: Ctx, input: StepRecordInput, apply: () => Promise<R>, countsOf: (result: R) => Record<string, number>,
 ): Promise<StepOutput<R>> {
-  const row = await findMigration(ctx.db, ctx.project.id, input.id, true);
+  const row = await lockMigrationState(ctx.db, ctx.project.id, input.id);
   if (!isRunningStatus(row.status) || row.runnerId !== input.runnerId) throw notOurs(row.id, row.status);
   const result = await apply();
   const now = ctx.clock.now();
@@ -660,4 +663,22 @@ async function importBlogPosts(ctx: Ctx, write: BlogPostsWrite): Promise<BlogPos
     }
   }
   return result;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Planner statistics.
+
+/** Every table an import writes to. */
+const importedTables = [
+  components, collectionTypes, pageTypes, media, collectionItems, itemVersions, pages, pageVersions,
+  blogCategories, blogTags, blogAuthors, blogPosts, blogPostCategories, blogPostTags, webhookDeliveries, migrations, migrationLogs,
+];
+
+/**
+ * ANALYZE on the tables an import wrote: PGlite has no autovacuum, so without it the planner
+ * keeps the statistics of the empty tables it started with (and PostgreSQL's autovacuum comes to
+ * them only some time later). Outside any transaction, after the last batch.
+ */
+export async function analyzeImportedTables(db: Db): Promise<void> {
+  await db.execute(sql`analyze ${sql.join(importedTables.map((t) => sql`${t}`), sql`, `)}`);
 }

@@ -12,7 +12,7 @@ import type { MigrationSteps } from './steps.js';
 export const postBatchSize = 10;
 
 /** Featured images, author pictures and files embedded in post bodies. */
-export function blogMediaUrls(source: SourceData, hosts: readonly string[]): string[] {
+export function blogMediaUrls(source: Pick<SourceData, 'posts' | 'authors'>, hosts: readonly string[]): string[] {
   const urls = new Set<string>();
   for (const post of source.posts) {
     if (post.featured_image) urls.add(post.featured_image);

@@ -10,7 +10,7 @@ import type { Dispatcher } from 'undici';
 import type { Actor } from '../../core/actor.js';
 import { isCmsError } from '../../core/errors.js';
 import {
-  butterConfigSchema, migrationAbandon, runnerStoppedMessageFor,
+  analyzeImportedTables, butterConfigSchema, migrationAbandon, runnerStoppedMessageFor,
   type ButterConfig, type MigrationLogLine, type MigrationRunRef, type MigrationView, type SchemaWrite, type StoredMediaRef,
 } from '../../core/migrations/index.js';
 import { checkSchemaSet, validateTypeDefinition, type SchemaSet } from '../../core/schema/index.js';
@@ -21,7 +21,7 @@ import { collectMediaUrls } from './convert.js';
 import { containsRef, orderForCreation, preparePages, prepareItems, refTargets, resolveRefs, stripRefs, type PrepareContext, type PreparedEntry } from './entries.js';
 import { isMediaUrl } from './infer.js';
 import { mergeWithExisting, planImport, type ExistingSchema, type ImportPlan, type MergeResult, type SchemaKind } from './plan.js';
-import { readBlog, readSource, type SourceData } from './source.js';
+import { readBlog, readSource, type ReadProgress, type SourceData } from './source.js';
 import { createMigrationSteps, Paused, type MigrationSteps } from './steps.js';
 import { fieldListOf, type ImportWarning, type SchemaField } from './types.js';
 
@@ -71,6 +71,11 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
     cms, migrationId: ref.id, runnerId, projectSlug: ref.projectSlug, signal, stats, onStored: (s) => { stored = s; },
   });
 
+  // Source requests stop when the process stops, and when this run ends (a pause, a failure): the
+  // blog, read while the entries are written, is not read on after that.
+  const runEnded = new AbortController();
+  const requests = AbortSignal.any([signal, runEnded.signal]);
+
   try {
     const migration = await cms.run('migrations.get', { id: ref.id }, options);
     const parsed = butterConfigSchema.safeParse(migration.config);
@@ -82,7 +87,7 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
       apiKey: config.apiKey,
       apiUrl,
       minIntervalMs: deps.minIntervalMs,
-      signal,
+      signal: requests,
       dispatcher: deps.dispatcher,
       onRequest: () => {
         stats.sourceRequests = (stats.sourceRequests ?? 0) + 1;
@@ -177,6 +182,12 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
       fileUrlFor: (url) => media.get(url)?.fileUrl,
       willExist,
     };
+    // The blog is read (and its new files downloaded) while the entries are written: the source's
+    // spacing between requests then costs no time of its own. What it read is recorded after the
+    // entries, in the order an import that read it then would record it.
+    const blogAhead = source.blogRead ? null : readBlogAhead(client, source, media, mediaHosts, cms.config.maxUploadBytes);
+    // Awaited below; a failure meanwhile is reported there, not as an unhandled rejection.
+    blogAhead?.catch(() => {});
     const itemWarnings: ImportWarning[] = [];
     const items = await createAll('item', [...source.collections].flatMap(([key, list]) => prepareItems(key, list, prepare, itemWarnings)),
       itemWarnings, ids, steps);
@@ -187,18 +198,26 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
 
     // ---- the blog: read now, its files, then categories, tags, authors (matched against what
     // exists) and posts (always fresh).
-    if (!source.blogRead) {
-      const blog = await readBlog(client, async (p) => { await steps.record({ progress: { phase: 'blogRead', done: p.done, total: p.total } }); });
+    let blogFiles: DownloadedBatch[] | null = null;
+    if (blogAhead) {
+      const ahead = await blogAhead;
+      const { blog } = ahead;
+      if (ahead.progress) await steps.record({ progress: { phase: 'blogRead', done: ahead.progress.done, total: ahead.progress.total } });
       Object.assign(source, { posts: blog.posts, authors: blog.authors, categories: blog.categories, tags: blog.tags, blogRead: true });
       await steps.record({
         logs: [...toLogLines(blog.warnings), { level: 'info', message: `Read the blog: ${blog.posts.length} posts, ${blog.authors.length} authors, ${blog.categories.length} categories, ${blog.tags.length} tags` }],
       });
+      blogFiles = ahead.files;
     }
     const blogUrls = blogMediaUrls(source, mediaHosts).filter((u) => isMediaUrl(u, mediaHosts) && !media.has(u));
     if (blogUrls.length) {
-      for (const [url, file] of await importMedia(client, blogUrls, source, cms.config.maxUploadBytes, steps, 'blogMedia')) media.set(url, file);
+      const downloaded = blogFiles ?? downloadMedia(client, blogUrls, source, cms.config.maxUploadBytes);
+      for (const [url, file] of await storeMedia(downloaded, blogUrls.length, steps, 'blogMedia')) media.set(url, file);
     }
     await importBlog({ source, media, steps });
+    // Fresh planner statistics for what the import wrote: PGlite has no autovacuum, and
+    // PostgreSQL's would come to it only later. Worth a warning if it fails, never the import.
+    await analyzeImportedTables(cms.db).catch((e: unknown) => cms.log.warn(`migration ${ref.id}: ANALYZE after the import failed`, { error: String(e) }));
 
     await steps.record({ status: 'completed', progress: { phase: 'done', done: 1, total: 1 }, logs: [{ level: 'info', message: `Completed: ${describeStats({ ...stored, ...stats })}` }] });
   } catch (e) {
@@ -219,7 +238,29 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
     } catch (recordError) {
       cms.log.error(`migration ${ref.id}: could not record its failure`, { error: String(recordError), failure: message });
     }
+  } finally {
+    runEnded.abort();
   }
+}
+
+/** The blog, and the files it uses that the import has not stored yet, downloaded. */
+interface BlogAhead {
+  blog: Awaited<ReturnType<typeof readBlog>>;
+  /** The last progress of the read, recorded once the entries are in. */
+  progress: ReadProgress | null;
+  files: DownloadedBatch[];
+}
+
+async function readBlogAhead(
+  client: ButterClient, source: SourceData, media: ReadonlyMap<string, StoredMediaRef>, mediaHosts: readonly string[], maxBytes: number,
+): Promise<BlogAhead> {
+  let progress: ReadProgress | null = null;
+  const blog = await readBlog(client, async (p) => { progress = p; });
+  const read = { posts: blog.posts, authors: blog.authors };
+  const urls = blogMediaUrls(read, mediaHosts).filter((u) => isMediaUrl(u, mediaHosts) && !media.has(u));
+  const files: DownloadedBatch[] = [];
+  for (const batch of downloadMedia(client, urls, read, maxBytes)) files.push(await batch);
+  return { blog, progress, files };
 }
 
 function describeFailure(e: unknown, signal: AbortSignal, phase: string, mode: string): { message: string; data?: Record<string, unknown> } {
@@ -328,31 +369,58 @@ function schemaLogs(merge: MergeResult): MigrationLogLine[] {
   return lines;
 }
 
-/** Files by source URL; `blogMediaAlt` gives featured images their alt text. */
-async function importMedia(
-  client: ButterClient, urls: string[], source: SourceData, maxBytes: number, steps: MigrationSteps, phase = 'media',
+/** Files by source URL, downloaded (the run's first media phase) and stored, batch by batch. */
+function importMedia(
+  client: ButterClient, urls: string[], source: SourceData, maxBytes: number, steps: MigrationSteps,
 ): Promise<Map<string, StoredMediaRef>> {
-  const byUrl = new Map<string, StoredMediaRef>();
+  return storeMedia(downloadMedia(client, urls, source, maxBytes), urls.length, steps, 'media');
+}
+
+/** One batch of files as downloaded: the files, and the ones the source could not give. */
+interface DownloadedBatch {
+  files: Array<{ url: string; data: Uint8Array<ArrayBuffer>; filename: string; altText?: string }>;
+  logs: MigrationLogLine[];
+  skipped: number;
+}
+
+/**
+ * Downloads in batches of `mediaBatchSize`, lazily: each batch is fetched when the caller asks for
+ * it. Featured images get their post's alt text.
+ */
+function* downloadMedia(
+  client: ButterClient, urls: string[], source: Pick<SourceData, 'posts'>, maxBytes: number,
+): Generator<Promise<DownloadedBatch>> {
   const alt = new Map<string, string>();
   for (const post of source.posts) if (post.featured_image && post.featured_image_alt) alt.set(post.featured_image, post.featured_image_alt);
-  const total = urls.length;
-  await steps.record({ progress: { phase, done: 0, total } });
   for (let start = 0; start < urls.length; start += mediaBatchSize) {
-    const batch = urls.slice(start, start + mediaBatchSize);
-    const files: Array<{ url: string; data: Uint8Array<ArrayBuffer>; filename: string; altText?: string }> = [];
-    const logs: MigrationLogLine[] = [];
-    let downloadsSkipped = 0;
-    for (const url of batch) {
-      try {
-        const file = await client.download(url, maxBytes);
-        files.push({ url, data: file.bytes, filename: filenameOf(url), ...(alt.has(url) ? { altText: alt.get(url)! } : {}) });
-      } catch (e) {
-        if (!(e instanceof SourceRequestError) || (e.failure !== 'not-found' && e.failure !== 'too-large')) throw e;
-        downloadsSkipped += 1;
-        logs.push({ level: 'warning', message: `Media ${url} skipped: ${e.message}; fields using it are left empty`, data: { request: e.request } });
+    yield (async () => {
+      const batch: DownloadedBatch = { files: [], logs: [], skipped: 0 };
+      for (const url of urls.slice(start, start + mediaBatchSize)) {
+        try {
+          const file = await client.download(url, maxBytes);
+          batch.files.push({ url, data: file.bytes, filename: filenameOf(url), ...(alt.has(url) ? { altText: alt.get(url)! } : {}) });
+        } catch (e) {
+          if (!(e instanceof SourceRequestError) || (e.failure !== 'not-found' && e.failure !== 'too-large')) throw e;
+          batch.skipped += 1;
+          batch.logs.push({ level: 'warning', message: `Media ${url} skipped: ${e.message}; fields using it are left empty`, data: { request: e.request } });
+        }
       }
-    }
-    const result = await steps.media({ files }, { progress: { phase, done: start + batch.length, total }, logs, statsAdd: { mediaSkipped: downloadsSkipped } });
+      return batch;
+    })();
+  }
+}
+
+/** Stores downloaded batches, one transaction each, with the phase's progress. */
+async function storeMedia(
+  batches: Iterable<Promise<DownloadedBatch> | DownloadedBatch>, total: number, steps: MigrationSteps, phase: string,
+): Promise<Map<string, StoredMediaRef>> {
+  const byUrl = new Map<string, StoredMediaRef>();
+  await steps.record({ progress: { phase, done: 0, total } });
+  let done = 0;
+  for (const next of batches) {
+    const { files, logs, skipped } = await next;
+    done += files.length + skipped;
+    const result = await steps.media({ files }, { progress: { phase, done, total }, logs, statsAdd: { mediaSkipped: skipped } });
     for (const [url, stored] of Object.entries(result.byUrl)) byUrl.set(url, stored);
     if (result.skipped.length) {
       await steps.record({ logs: result.skipped.map((s) => ({ level: 'warning' as const, message: `Media ${s.url} skipped: ${s.reason}` })) });

@@ -1,0 +1,63 @@
+// The first thing an engine does: make its data folder private and open (and upgrade) its database.
+// Kept apart from runtime.ts, whose imports (every operation and service) take a while to load: the
+// CLI starts opening the database with this module, then loads the engine while PGlite starts.
+
+import { join } from 'node:path';
+import type { CmsConfig } from './config.js';
+import type { Logger } from './core/context.js';
+import { createDb, isPostgresUrl, type DbHandle } from './db/client.js';
+import { makePrivateFolder, securePrivateTree } from './db/private-folder.js';
+
+/** `databaseUrl` for an embedded database kept in memory (gone when the engine closes). */
+export const inMemoryDatabaseUrl = 'memory://';
+
+/**
+ * Folder times are those of the file system, which may lag the process's clock a little: a folder
+ * changed this long before the last walk is walked again.
+ */
+const folderTimeSlackMs = 2_000;
+
+export interface EngineDatabase {
+  handle: DbHandle;
+  /** False for a handle the caller lent (`CreateCmsOptions.handle`): the caller closes it. */
+  owned: boolean;
+  /** Tightens the files the database wrote since it was opened; runs after it closed. */
+  secureAfterClose(): void;
+}
+
+/**
+ * Makes the data folder private (a folder made by an older version, or by hand, is tightened with
+ * a warning), opens the database the configuration names, or takes the lent one, and applies the
+ * shipped database migrations. `config` is a resolved configuration (`resolveConfig`'s).
+ */
+export async function openEngineDatabase(config: CmsConfig, log: Logger, lent?: DbHandle): Promise<EngineDatabase> {
+  // The data folder holds password hashes and webhook secrets: the owner's only.
+  const inMemory = config.databaseUrl === inMemoryDatabaseUrl;
+  const embeddedDir = !lent && !inMemory && !isPostgresUrl(config.databaseUrl) ? join(config.dataDir, 'db') : null;
+  // Folders only: the database's files are tightened once it is open (PGlite writes its files
+  // world-readable whatever the umask), which covers the ones it had before.
+  const loosened = securePrivateTree(config.dataDir, { files: false });
+  if (embeddedDir) makePrivateFolder(config.dataDir);
+  if (loosened.length) {
+    // Rare (an old or copied folder), so worth a walk over every file, media included.
+    securePrivateTree(config.dataDir);
+    log.warn(`The data folder ${config.dataDir} could be read by other users of this machine; it is now private (folders 0700, files 0600)`, { folders: loosened.length });
+  }
+  const handle = lent ?? (await createDb({ databaseUrl: config.databaseUrl, dataDir: inMemory ? inMemoryDatabaseUrl : embeddedDir ?? undefined }));
+  try {
+    await handle.migrateDatabase();
+  } catch (e) {
+    if (!lent) await handle.close().catch(() => {});
+    throw e;
+  }
+  // Every file now, and on close the folders that changed meanwhile (a new file changes its folder).
+  const openedAt = Date.now();
+  if (embeddedDir) securePrivateTree(embeddedDir);
+  return {
+    handle,
+    owned: !lent,
+    secureAfterClose() {
+      if (embeddedDir) securePrivateTree(embeddedDir, { filesIn: { foldersChangedSince: openedAt - folderTimeSlackMs } });
+    },
+  };
+}
