@@ -1,4 +1,11 @@
 #!/usr/bin/env node
-import { run } from '../dist/cli/main.js';
-
-process.exitCode = await run(process.argv);
+// `cms --version` alone is answered before the CLI loads (it must stay under 150 ms); every other
+// command line, `--version` among other arguments included, goes to the CLI as it is.
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
+  const { readFileSync } = await import('node:fs');
+  process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
+} else {
+  const { run } = await import('../dist/cli/main.js');
+  process.exitCode = await run(process.argv);
+}

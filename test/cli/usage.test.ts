@@ -19,7 +19,13 @@ describe('cms usage and configuration errors', { timeout: cliTimeout }, () => {
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
     const r = await cli(['--version']);
     expect(r.code).toBe(0);
-    expect(r.stdout.trim()).toBe(pkg.version);
+    expect(r.stdout).toBe(`${pkg.version}\n`);
+    // `-v` alone is answered the same way; `--version` among other options goes through the whole CLI.
+    for (const args of [['-v'], ['--json', '--version']]) {
+      const again = await cli(args);
+      expect(again.code).toBe(0);
+      expect(again.stdout).toBe(`${pkg.version}\n`);
+    }
   });
 
   it('--help lists the commands and exits 0', async () => {
