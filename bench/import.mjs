@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { freshPostgresDatabase } from './fresh-database.mjs';
 
 const dist = (path) => import(new URL(`../dist/${path}`, import.meta.url).href);
 const spacingMs = 100;
@@ -33,20 +34,9 @@ export async function runImportBench(options = {}) {
   let databaseUrl;
   let dropDatabase = async () => {};
   if (driver === 'postgres') {
-    const { default: postgres } = await import('postgres');
-    const base = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
-    const name = `cms_bench_import_${Date.now().toString(36)}`;
-    const admin = postgres(base, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`create database "${name}"`);
-    await admin.end();
-    const u = new URL(base);
-    u.pathname = `/${name}`;
-    databaseUrl = u.toString();
-    dropDatabase = async () => {
-      const a = postgres(base, { max: 1, onnotice: () => {} });
-      await a.unsafe(`drop database if exists "${name}" with (force)`).catch(() => {});
-      await a.end();
-    };
+    const fresh = await freshPostgresDatabase('cms_bench_import');
+    databaseUrl = fresh.databaseUrl;
+    dropDatabase = fresh.drop;
   }
   const butter = await fake.startFakeButter();
   const config = { ...loadConfig({ cwd: dir, env: {} }), dataDir: join(dir, '.cms'), ...(databaseUrl ? { databaseUrl } : {}) };

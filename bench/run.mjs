@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { freshPostgresDatabase } from './fresh-database.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -65,20 +66,11 @@ if (kept && (kept.databaseUrl ? 'postgres' : 'pglite') !== driver) throw new Err
 let databaseUrl = kept?.databaseUrl;
 let dropDatabase = async () => {};
 if (driver === 'postgres' && !kept) {
-  const { default: postgres } = await import('postgres');
-  const base = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
-  const name = `cms_bench_${Date.now().toString(36)}`;
-  const admin = postgres(base, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  databaseUrl = url.toString();
+  const fresh = await freshPostgresDatabase('cms_bench', (name, e) => log(`could not drop ${name}: ${e.message}`));
+  databaseUrl = fresh.databaseUrl;
   dropDatabase = async () => {
     if (args.keep) return log(`kept the database ${databaseUrl}`);
-    const a = postgres(base, { max: 1, onnotice: () => {} });
-    await a.unsafe(`drop database if exists "${name}" with (force)`).catch((e) => log(`could not drop ${name}: ${e.message}`));
-    await a.end();
+    await fresh.drop();
   };
 }
 const engineEnv = { ...serverEnv, BENCH_DIR: dir, CMS_DATA_DIR: join(dir, '.cms'), ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATABASE_URL: '' }) };
