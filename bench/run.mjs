@@ -11,8 +11,9 @@
 //
 // PGlite runs in a temporary data folder; PostgreSQL in a fresh database on DATABASE_URL's server
 // (default postgres://postgres@127.0.0.1:5432/test), created here and dropped at the end.
-// After seeding, ANALYZE gives the planner its statistics, as autovacuum would on PostgreSQL soon
-// after a bulk load (PGlite has no autovacuum; --no-analyze measures without them).
+// After seeding, VACUUM ANALYZE gives the planner its statistics and marks the rows visible, as
+// autovacuum would on PostgreSQL soon after a bulk load and the statistics job of `cms serve` does
+// on PGlite (--no-analyze measures without them).
 // --keep keeps the seeded PGlite folder (or PostgreSQL database) and prints it; --data DIR runs
 // on what was kept again without seeding (page creation adds pages to it).
 import { fork } from 'node:child_process';
@@ -167,8 +168,10 @@ async function seed() {
   log(`seeded ${pageCount} pages`);
   if (!args['no-analyze']) {
     const { sql } = await import('drizzle-orm');
-    await cms.db.execute(sql`analyze`);
-    log('analyzed');
+    // What autovacuum does on PostgreSQL after a bulk load, and the engine's statistics job of
+    // `cms serve` on PGlite (src/db/statistics.ts): statistics, and the visibility map.
+    await cms.db.execute(sql`vacuum analyze`);
+    log('vacuumed and analyzed');
   }
   await cms.close();
   const seeded = { publicKey, secretKey, pageType: pageType.slug, collection: itemType.slug, ...(databaseUrl ? { databaseUrl } : {}) };

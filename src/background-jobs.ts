@@ -34,9 +34,10 @@ const schedulerJobs: JobFactory = (cms) => [{
 }];
 
 /**
- * Keeps the planner's statistics fresh: every minute, ANALYZE on the tables where enough rows
- * changed since the last one (PGlite never runs it by itself; on PostgreSQL autovacuum does and
- * this does nothing). The check is one query; an ANALYZE runs only after real change.
+ * Keeps the planner's statistics and the visibility map fresh: every minute, ANALYZE (and VACUUM)
+ * on the tables where enough rows changed since the last one, by autovacuum's rules (PGlite never
+ * runs them by itself; on PostgreSQL autovacuum does and this does nothing). The check is one
+ * query; they run only after real change.
  */
 const statisticsJobs: JobFactory = (cms) => [{
   name: 'statistics',

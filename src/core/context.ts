@@ -49,14 +49,14 @@ export interface Services {
   webhooks: WebhookDispatcher;
   /** Remembers the totals of list queries with the content revision they were counted at. */
   listTotals: ListTotals;
-  /** Keeps the planner's statistics fresh where nothing else does (PGlite never runs ANALYZE). */
+  /** Keeps the planner's statistics and the visibility map fresh where nothing else does (PGlite never runs ANALYZE or VACUUM). */
   statistics: PlannerStatistics;
 }
 
 export interface PlannerStatistics {
   /** Rows were just written in bulk: statistics are refreshed once the writes pause. */
   rowsWritten(): void;
-  /** Refreshes the statistics that are out of date now; returns the tables analyzed. */
+  /** Refreshes what is out of date now (ANALYZE, VACUUM); returns the tables it ran on. */
   refresh(): Promise<string[]>;
 }
 

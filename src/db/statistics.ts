@@ -3,34 +3,56 @@ import type { Db } from './client.js';
 import { rowsOf } from '../lib/rows.js';
 
 /**
- * Planner statistics. PostgreSQL's autovacuum keeps them fresh; PGlite has no autovacuum and
- * never runs ANALYZE by itself, so without this the planner guesses row counts and value
- * spreads (and picks a whole-table scan for a filter an index serves). The rule is autovacuum's
- * own: a table is analyzed again once more than 50 rows plus 10% of it changed since the last
- * ANALYZE (or it was never analyzed and has rows).
+ * Planner statistics and the visibility map. PostgreSQL's autovacuum keeps both fresh; PGlite has
+ * no autovacuum, so without this the planner guesses row counts and value spreads (and picks a
+ * whole-table scan for a filter an index serves), and every index scan visits the table's rows
+ * to learn which are visible (a list's window reads only its index once VACUUM has marked the
+ * pages all-visible). The rules are autovacuum's own, with its default settings: ANALYZE once
+ * more than 50 rows plus 10% of the table changed since the last one; VACUUM once more than 50
+ * rows plus 20% are dead, or more than 1,000 rows plus 20% were inserted since the last one.
  */
-const baseThreshold = 50;
-const scaleFactor = 0.1;
+const analyzeThreshold = 50;
+const analyzeScale = 0.1;
+const vacuumThreshold = 50;
+const vacuumInsertThreshold = 1000;
+const vacuumScale = 0.2;
 
-/** Tables whose statistics are out of date, by the rule above. */
-export async function staleTables(db: Db): Promise<string[]> {
+/** What a table needs, by the rules above. */
+export interface StaleTable {
+  table: string;
+  vacuum: boolean;
+  analyze: boolean;
+}
+
+/** Tables whose statistics or visibility map are out of date, by the rules above. */
+export async function staleTables(db: Db): Promise<StaleTable[]> {
   // The counters a session collects reach the shared statistics at most once a second; this
   // flushes them at the end of this statement, so the query after it sees every change.
   await db.execute(sql`select pg_stat_force_next_flush()`);
-  const rows = rowsOf<{ relname: string }>(await db.execute(sql`
-    select relname from pg_stat_user_tables
-    where schemaname = current_schema()
-      and n_mod_since_analyze > ${baseThreshold}::float8 + ${scaleFactor}::float8 * greatest(n_live_tup, 0)
+  const live = sql`greatest(n_live_tup, 0)::float8`;
+  const rows = rowsOf<{ relname: string; needs_vacuum: boolean; needs_analyze: boolean }>(await db.execute(sql`
+    select relname, needs_vacuum, needs_analyze from (
+      select relname,
+        (n_dead_tup > ${vacuumThreshold}::float8 + ${vacuumScale}::float8 * ${live}
+          or n_ins_since_vacuum > ${vacuumInsertThreshold}::float8 + ${vacuumScale}::float8 * ${live}) as needs_vacuum,
+        n_mod_since_analyze > ${analyzeThreshold}::float8 + ${analyzeScale}::float8 * ${live} as needs_analyze
+      from pg_stat_user_tables where schemaname = current_schema()
+    ) t
+    where needs_vacuum or needs_analyze
     order by relname`));
-  return rows.map((r) => r.relname);
+  return rows.map((r) => ({ table: r.relname, vacuum: r.needs_vacuum === true, analyze: r.needs_analyze === true }));
 }
 
-/** Runs ANALYZE on the tables whose statistics are out of date; returns their names. */
+/** Runs VACUUM and ANALYZE where they are due; returns the names of the tables it ran them on. */
 export async function refreshStatistics(db: Db): Promise<string[]> {
   const tables = await staleTables(db);
-  // One table at a time: on PGlite each ANALYZE holds the only connection while it runs.
-  for (const table of tables) await db.execute(sql`analyze ${sql.identifier(table)}`);
-  return tables;
+  // One table at a time: on PGlite each one holds the only connection while it runs.
+  for (const { table, vacuum, analyze } of tables) {
+    const name = sql.identifier(table);
+    if (vacuum) await db.execute(analyze ? sql`vacuum (analyze) ${name}` : sql`vacuum ${name}`);
+    else await db.execute(sql`analyze ${name}`);
+  }
+  return tables.map((t) => t.table);
 }
 
 export interface StatisticsRefresher {
