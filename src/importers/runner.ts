@@ -16,6 +16,8 @@ export interface MigrationRunnerOptions {
   /** How often a running migration shows a sign of life (default 5 s; 30 s of silence is death). */
   heartbeatMs?: number;
   dispatcher?: Dispatcher;
+  /** Bytes of blog files downloaded ahead while the entries are written (default 64 MB; tests lower it). */
+  blogAheadMaxBytes?: number;
 }
 
 export interface ProcessMigrationRunner extends MigrationRunner {
@@ -63,7 +65,7 @@ export function createMigrationRunner(getCms: () => Cms, options: MigrationRunne
         // Loaded on first use: the CLI starts without the HTTP client and the importer.
         const { runButterMigration } = await import('./buttercms/run.js');
         await runButterMigration({
-          cms, ref, runnerId, signal: controller.signal, minIntervalMs: options.minIntervalMs, dispatcher: options.dispatcher,
+          cms, ref, runnerId, signal: controller.signal, minIntervalMs: options.minIntervalMs, dispatcher: options.dispatcher, blogAheadMaxBytes: options.blogAheadMaxBytes,
         });
       } catch (e) {
         cms.log.error(`migration ${ref.id}: the runner failed`, { error: e instanceof Error ? e.stack ?? e.message : String(e) });

@@ -242,3 +242,44 @@ describe('full import of a ButterCMS account', () => {
     expect(list.map((m) => m.id)).toEqual([second.id, first.id]);
   }, 600_000);
 });
+
+/**
+ * The blog's files are downloaded while the entries are written, up to a byte bound held in
+ * memory; past it they are downloaded afterwards. With no room at all, every blog file comes the
+ * late way, and the import is the same.
+ */
+describe('full import with no room to download blog files ahead', () => {
+  let h: ImportHarness;
+  let butter: FakeButter;
+
+  beforeAll(async () => {
+    h = await createImportHarness({ minIntervalMs: 0, blogAheadMaxBytes: 0 });
+    butter = await startFakeButter();
+  });
+  afterAll(async () => {
+    await butter?.close();
+    await h?.close();
+  });
+
+  it('stores every blog file afterwards, with the same counts and alt texts', async () => {
+    const run = await h.migrate(butter, 'full');
+    expect(run.status, run.error ?? '').toBe('completed');
+    expect(run.stats).toMatchObject({
+      media: expectedCounts.media.uniqueContents,
+      mediaDeduplicated: expectedCounts.media.urls - expectedCounts.media.uniqueContents,
+      mediaSkipped: 0,
+      blogPosts: expectedCounts.posts,
+    });
+    expect((await h.contentCounts()).media).toBe(expectedCounts.media.uniqueContents);
+    const key = (await h.run<{ key: string }>('keys.create', { type: 'public' })).key;
+    const http = await serveOverSocket(h.cms);
+    try {
+      const res = await http.fetch('/api/v1/blog/posts/anvils-101', { headers: { 'x-api-key': key } });
+      const post = (await res.json() as { data: { featuredImage: unknown; author: { profileImage: unknown } } }).data;
+      expect(post.featuredImage).toMatchObject({ _mimeType: 'image/png', _altText: 'An anvil on a cliff' });
+      expect(post.author.profileImage).toMatchObject({ _mimeType: 'image/png' });
+    } finally {
+      await http.close();
+    }
+  }, 600_000);
+});

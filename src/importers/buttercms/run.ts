@@ -42,6 +42,8 @@ export interface RunMigrationDeps {
   /** Least time between source requests (default 100 ms; tests lower it). */
   minIntervalMs?: number | undefined;
   dispatcher?: Dispatcher | undefined;
+  /** Bytes of blog files held in memory when downloaded ahead (default `blogAheadMaxBytes`). */
+  blogAheadMaxBytes?: number | undefined;
 }
 
 /** A failure the run reports as it is: the message is the migration's error. */
@@ -185,7 +187,7 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
     // The blog is read (and its new files downloaded) while the entries are written: the source's
     // spacing between requests then costs no time of its own. What it read is recorded after the
     // entries, in the order an import that read it then would record it.
-    const blogAhead = source.blogRead ? null : readBlogAhead(client, source, media, mediaHosts, cms.config.maxUploadBytes);
+    const blogAhead = source.blogRead ? null : readBlogAhead(client, source, media, mediaHosts, cms.config.maxUploadBytes, deps.blogAheadMaxBytes ?? blogAheadMaxBytes);
     // Awaited below; a failure meanwhile is reported there, not as an unhandled rejection.
     blogAhead?.catch(() => {});
     const itemWarnings: ImportWarning[] = [];
@@ -198,7 +200,7 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
 
     // ---- the blog: read now, its files, then categories, tags, authors (matched against what
     // exists) and posts (always fresh).
-    let blogFiles: DownloadedBatch[] | null = null;
+    let blogFiles: BlogAhead['files'] | null = null;
     if (blogAhead) {
       const ahead = await blogAhead;
       const { blog } = ahead;
@@ -243,24 +245,37 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
   }
 }
 
-/** The blog, and the files it uses that the import has not stored yet, downloaded. */
+/** The blog, and the files it uses that the import has not stored yet: downloaded, or to download. */
 interface BlogAhead {
   blog: Awaited<ReturnType<typeof readBlog>>;
   /** The last progress of the read, recorded once the entries are in. */
   progress: ReadProgress | null;
-  files: DownloadedBatch[];
+  /** Every batch of the blog's files: the ones downloaded ahead first, then the rest, fetched when asked for. */
+  files: Iterable<Promise<DownloadedBatch> | DownloadedBatch>;
 }
+
+/** Files downloaded ahead are held in memory until the entries are in: at most this many bytes of them. */
+const blogAheadMaxBytes = 64 * 1024 * 1024;
 
 async function readBlogAhead(
   client: ButterClient, source: SourceData, media: ReadonlyMap<string, StoredMediaRef>, mediaHosts: readonly string[], maxBytes: number,
+  aheadMaxBytes: number,
 ): Promise<BlogAhead> {
   let progress: ReadProgress | null = null;
   const blog = await readBlog(client, async (p) => { progress = p; });
   const read = { posts: blog.posts, authors: blog.authors };
   const urls = blogMediaUrls(read, mediaHosts).filter((u) => isMediaUrl(u, mediaHosts) && !media.has(u));
-  const files: DownloadedBatch[] = [];
-  for (const batch of downloadMedia(client, urls, read, maxBytes)) files.push(await batch);
-  return { blog, progress, files };
+  const batches = downloadMedia(client, urls, read, maxBytes);
+  const ahead: DownloadedBatch[] = [];
+  let held = 0;
+  while (held < aheadMaxBytes) {
+    const next = batches.next();
+    if (next.done) break;
+    const batch = await next.value;
+    ahead.push(batch);
+    for (const f of batch.files) held += f.data.byteLength;
+  }
+  return { blog, progress, files: (function* () { yield* ahead; yield* batches; })() };
 }
 
 function describeFailure(e: unknown, signal: AbortSignal, phase: string, mode: string): { message: string; data?: Record<string, unknown> } {
