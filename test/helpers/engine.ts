@@ -24,6 +24,17 @@ export interface TestCmsOptions {
   services?: Partial<Services>;
 }
 
+/** A landing page type that references a products collection: the schema of the HTTP cache tests. */
+export const landingSchema = {
+  pageTypes: [{ definition: { slug: 'landing', name: 'Landing', fields: [
+    { name: 'title', type: 'text' },
+    { name: 'body', type: 'textarea' },
+    { name: 'product', type: 'reference', options: { collectionType: 'products' } },
+  ] } }],
+  collections: [{ definition: { slug: 'products', name: 'Products', fields: [{ name: 'price', type: 'number' }] } }],
+  components: [],
+};
+
 /** An engine on a fresh database (PGlite in memory, or PostgreSQL when DATABASE_URL is set). */
 export async function createTestCms(options: TestCmsOptions = {}): Promise<TestCms> {
   const dir = mkdtempSync(join(tmpdir(), 'cms-test-'));

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CmsConfig } from '../../src/config.js';
 import { appRoutes, createApp, createAppShared } from '../../src/http/app.js';
 import { createFastPath } from '../../src/http/node-server.js';
-import { createTestCms, settleEchoes, type TestCms } from '../helpers/engine.js';
+import { createTestCms, landingSchema, settleEchoes, type TestCms } from '../helpers/engine.js';
 
 interface RawResponse {
   status: number;
@@ -54,15 +54,7 @@ async function listen(server: Server): Promise<string> {
 
 async function startPair(config: Partial<CmsConfig> = {}): Promise<Pair> {
   const t = await createTestCms({ config: { rateLimit: { requests: 100_000, windowSeconds: 60 }, ...config } });
-  await t.run('schema.push', {
-    pageTypes: [{ definition: { slug: 'landing', name: 'Landing', fields: [
-      { name: 'title', type: 'text' },
-      { name: 'body', type: 'textarea' },
-      { name: 'product', type: 'reference', options: { collectionType: 'products' } },
-    ] } }],
-    collections: [{ definition: { slug: 'products', name: 'Products', fields: [{ name: 'price', type: 'number' }] } }],
-    components: [],
-  });
+  await t.run('schema.push', landingSchema);
   const pk = await t.run('keys.create', { type: 'public' });
   const keys = {
     public: pk.key as string,

@@ -4,7 +4,7 @@ import type { CmsConfig } from '../../src/config.js';
 import type { OperationName, OutputOf } from '../../src/core/registry.js';
 import { createCms, type RunOptions } from '../../src/runtime.js';
 import { testDriver } from '../helpers/db.js';
-import { createTestCms, settleEchoes, type TestCms } from '../helpers/engine.js';
+import { createTestCms, landingSchema, settleEchoes, type TestCms } from '../helpers/engine.js';
 import { serveOverSocket, type HttpClient } from '../helpers/http.js';
 
 /**
@@ -31,15 +31,7 @@ let writes = 0;
 
 async function startSite(config: Partial<CmsConfig> = {}): Promise<Site> {
   const t = await createTestCms({ config: { rateLimit: { requests: 100_000, windowSeconds: 60 }, ...config } });
-  await t.run('schema.push', {
-    pageTypes: [{ definition: { slug: 'landing', name: 'Landing', fields: [
-      { name: 'title', type: 'text' },
-      { name: 'body', type: 'textarea' },
-      { name: 'product', type: 'reference', options: { collectionType: 'products' } },
-    ] } }],
-    collections: [{ definition: { slug: 'products', name: 'Products', fields: [{ name: 'price', type: 'number' }] } }],
-    components: [],
-  });
+  await t.run('schema.push', landingSchema);
   const pk = (await t.run('keys.create', { type: 'public' })).key as string;
   const sk = (await t.run('keys.create', { type: 'secret', permissions: 'content:write' })).key as string;
   const preview = (await t.run('keys.create', { type: 'preview' })).key as string;
