@@ -3,8 +3,8 @@
 // command line, `--version` among other arguments included, goes to the CLI as it is.
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
-  const { readFileSync } = await import('node:fs');
-  process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
+  const { cliVersion } = await import('../dist/cli/version.js');
+  process.stdout.write(`${cliVersion()}\n`);
 } else {
   const { run } = await import('../dist/cli/main.js');
   process.exitCode = await run(process.argv);

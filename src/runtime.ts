@@ -169,8 +169,13 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
   let unlisten: (() => Promise<void>) | null = null;
   // Names this engine's own content notices, so it does not hear its own writes twice.
   const instance = randomUUID();
-  let stopWatching = () => {};
-  let ownWriteCommitted = (_projectId: string) => {};
+  // A notice is sent after its write commits, and a LISTEN connection can drop and come back:
+  // either way a notice can be lost. Whoever keeps content (the response cache) also gets a
+  // change of the revision seen by a poll, so a lost notice is noticed within seconds.
+  const watch = handle.driver === 'postgres'
+    ? watchRevisions(db, revisionWatchMs, () => events.listenerCount('content-changed') > 0,
+      (projectId) => events.emit('content-changed', projectId), log)
+    : null;
   if (handle.driver === 'postgres') {
     // Other processes on the same database tell us about their writes, so caches stay exact.
     const offContent = await handle.listen(contentChannel, (payload) => {
@@ -179,13 +184,6 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
     });
     const offKeys = await handle.listen(keysChannel, (projectId) => events.emit('keys-changed', projectId));
     unlisten = async () => { await offContent(); await offKeys(); };
-    // A notice is sent after its write commits, and a LISTEN connection can drop and come back:
-    // either way a notice can be lost. Whoever keeps content (the response cache) also gets a
-    // change of the revision seen by a poll, so a lost notice is noticed within seconds.
-    const watch = watchRevisions(db, revisionWatchMs, () => events.listenerCount('content-changed') > 0,
-      (projectId) => events.emit('content-changed', projectId), log);
-    stopWatching = watch.stop;
-    ownWriteCommitted = watch.ownWrite;
   }
 
   async function resolveProject(slug: string): Promise<ProjectRef> {
@@ -257,7 +255,7 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
       unit.outbox.length ? outboxNotices.send(project.id) : undefined,
     ]);
     if (unit.changed) {
-      ownWriteCommitted(project.id);
+      watch?.ownWrite(project.id);
       events.emit('content-changed', project.id);
     }
     if (unit.keys) events.emit('keys-changed', project.id);
@@ -388,7 +386,7 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
       // Running migrations are marked failed (with a log line), and webhook attempts in flight
       // finish or are handed back, while the database is still open.
       await Promise.allSettled([services.migrationRunner.stop(), services.webhooks.close()]);
-      stopWatching();
+      watch?.stop();
       events.removeAllListeners();
       if (unlisten) await unlisten().catch(() => {});
       if (ownsHandle) await handle.close();

@@ -1,20 +1,15 @@
 import { Command, CommanderError, Option } from 'commander';
-import { readFileSync } from 'node:fs';
 import { globalsOf, reportError, type ProgramState } from './command-kit.js';
 import { processIo, type Io } from './io.js';
 import { exitCodes, usageLine } from './output.js';
 import { registerCommands } from './commands/index.js';
-
-const version = (): string => {
-  const pkg: unknown = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
-  return pkg && typeof pkg === 'object' && 'version' in pkg && typeof pkg.version === 'string' ? pkg.version : 'unknown';
-};
+import { cliVersion } from './version.js';
 
 /** Builds the whole program without parsing anything (tests and docs read it). */
 export function createProgram(state: ProgramState): Command {
   const program = new Command('cms')
     .description('A headless CMS you run from the terminal: schemas, content, keys, webhooks and migrations, and `cms serve` for the HTTP API.')
-    .version(version(), '-v, --version')
+    .version(cliVersion(), '-v, --version')
     .option('--json', 'print exactly one JSON document on stdout')
     .option('--config <file>', 'use this cms.config.json instead of searching upwards')
     .option('--project <slug>', 'the project to work on (default: the config\'s project, else "default")')

@@ -224,15 +224,10 @@ async function runList<R extends { revision: number }>(ctx: Ctx, plan: ListPlan,
  * The ids of the page's rows and their place in it, ordered and windowed off an index before any
  * content is read: the query around it joins the whole rows for these 15–25 ids only.
  */
-function pageWindow(ctx: Ctx, plan: ListPlan) {
+function idWindow(ctx: Ctx, plan: ListPlan) {
+  const table: Table = plan.kind === 'page' ? pages : collectionItems;
   const position = sql<number>`row_number() over (order by ${sql.join(plan.order, sql`, `)})`.mapWith(Number).as('position');
-  return ctx.db.select({ id: pages.id, position }).from(pages)
-    .where(plan.condition).orderBy(...plan.order).limit(plan.query.limit).offset(plan.offset).as('window');
-}
-
-function itemWindow(ctx: Ctx, plan: ListPlan) {
-  const position = sql<number>`row_number() over (order by ${sql.join(plan.order, sql`, `)})`.mapWith(Number).as('position');
-  return ctx.db.select({ id: collectionItems.id, position }).from(collectionItems)
+  return ctx.db.select({ id: table.id, position }).from(table)
     .where(plan.condition).orderBy(...plan.order).limit(plan.query.limit).offset(plan.offset).as('window');
 }
 
@@ -254,7 +249,7 @@ async function listDeliveryRows(ctx: Ctx, plan: ListPlan): Promise<{ rows: Deliv
   const revision = revisionOf(ctx.project.id);
   const { rows, total } = await runList(ctx, plan, () => {
     if (plan.kind === 'page') {
-      const w = pageWindow(ctx, plan);
+      const w = idWindow(ctx, plan);
       return ctx.db.select({
         id: pages.id, name: pages.name, slug: pages.slug, typeSlug: pageTypes.slug,
         content: drafts ? pages.draftContent : pages.publishedContent, seo: drafts ? pages.seo : pages.publishedSeo,
@@ -262,7 +257,7 @@ async function listDeliveryRows(ctx: Ctx, plan: ListPlan): Promise<{ rows: Deliv
       }).from(w).innerJoin(pages, eq(pages.id, w.id)).innerJoin(pageTypes, eq(pageTypes.id, pages.pageTypeId))
         .orderBy(w.position);
     }
-    const w = itemWindow(ctx, plan);
+    const w = idWindow(ctx, plan);
     return ctx.db.select({
       id: collectionItems.id, name: collectionItems.name, slug: collectionItems.slug,
       content: drafts ? collectionItems.draftContent : collectionItems.publishedContent,
@@ -284,12 +279,12 @@ async function listEntryRows(ctx: Ctx, plan: ListPlan): Promise<{ rows: Array<En
   const revision = revisionOf(ctx.project.id);
   const { rows, total } = await runList<EntryRow & { typeSlug: string; revision: number }>(ctx, plan, async () => {
     if (plan.kind === 'page') {
-      const w = pageWindow(ctx, plan);
+      const w = idWindow(ctx, plan);
       const found = await ctx.db.select({ row: pages, typeSlug: pageTypes.slug, revision }).from(w)
         .innerJoin(pages, eq(pages.id, w.id)).innerJoin(pageTypes, eq(pageTypes.id, pages.pageTypeId)).orderBy(w.position);
       return found.map(({ row, typeSlug, revision: rev }) => ({ ...row, typeId: row.pageTypeId, sortOrder: 0, typeSlug, revision: rev }));
     }
-    const w = itemWindow(ctx, plan);
+    const w = idWindow(ctx, plan);
     const found = await ctx.db.select({ row: collectionItems, revision }).from(w)
       .innerJoin(collectionItems, eq(collectionItems.id, w.id)).orderBy(w.position);
     return found.map(({ row, revision: rev }) => ({ ...row, typeId: row.collectionTypeId, seo: {}, publishedSeo: null, typeSlug: plan.typeSlug ?? '', revision: rev }));
