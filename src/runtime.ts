@@ -9,6 +9,7 @@ import { inMemoryDatabaseUrl, openEngineDatabase, type EngineDatabase } from './
 import { contentRevisions, projects } from './db/schema/index.js';
 import type { Actor } from './core/actor.js';
 import type { Clock, Ctx, EventKind, Logger, ProjectRef, Services } from './core/context.js';
+import { initialLocales, type Locale } from './core/locales/model.js';
 import { CmsError, isCmsError } from './core/errors.js';
 import { checkAccess, parseInput, type AnyOperation, type Operation } from './core/operation.js';
 import { isOperationName, operations, type InputOf, type OperationName, type OutputOf } from './core/registry.js';
@@ -160,6 +161,16 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
   const byId = new Map<string, ProjectRef>();
 
   const remember = (p: ProjectRef) => { bySlug.set(p.slug, p); byId.set(p.id, p); return p; };
+  // A project's locales change with its content (the locale operations mark it changed): the
+  // project is read again after any content change, here or in another process.
+  const contentChanged = (projectId: string) => {
+    const known = byId.get(projectId);
+    if (known) {
+      byId.delete(projectId);
+      bySlug.delete(known.slug);
+    }
+    events.emit('content-changed', projectId);
+  };
 
   // The configured project exists from the first command on: zero set-up.
   if (config.createProject !== false) {
@@ -174,13 +185,13 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
   // change of the revision seen by a poll, so a lost notice is noticed within seconds.
   const watch = handle.driver === 'postgres'
     ? watchRevisions(db, revisionWatchMs, () => events.listenerCount('content-changed') > 0,
-      (projectId) => events.emit('content-changed', projectId), log)
+      contentChanged, log)
     : null;
   if (handle.driver === 'postgres') {
     // Other processes on the same database tell us about their writes, so caches stay exact.
     const offContent = await handle.listen(contentChannel, (payload) => {
       const [projectId = '', from] = payload.split(' ');
-      if (from !== instance) events.emit('content-changed', projectId);
+      if (from !== instance) contentChanged(projectId);
     });
     const offKeys = await handle.listen(keysChannel, (projectId) => events.emit('keys-changed', projectId));
     unlisten = async () => { await offContent(); await offKeys(); };
@@ -189,17 +200,17 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
   async function resolveProject(slug: string): Promise<ProjectRef> {
     const known = bySlug.get(slug);
     if (known) return known;
-    const [row] = await db.select({ id: projects.id, slug: projects.slug }).from(projects).where(eq(projects.slug, slug));
+    const [row] = await db.select(projectColumns).from(projects).where(eq(projects.slug, slug));
     if (!row) throw new CmsError('NOT_FOUND', `Project "${slug}" not found`);
-    return remember(row);
+    return remember(projectRefOf(row));
   }
 
   async function projectById(id: string): Promise<ProjectRef> {
     const known = byId.get(id);
     if (known) return known;
-    const [row] = await db.select({ id: projects.id, slug: projects.slug }).from(projects).where(eq(projects.id, id));
+    const [row] = await db.select(projectColumns).from(projects).where(eq(projects.id, id));
     if (!row) throw new CmsError('NOT_FOUND', 'Project not found');
-    return remember(row);
+    return remember(projectRefOf(row));
   }
 
   function lookup(name: string): AnyOperation {
@@ -221,7 +232,7 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
   async function execute(op: AnyOperation, input: unknown, runOptions: RunOptions): Promise<unknown> {
     const { actor } = runOptions;
     const project = op.global
-      ? { id: '', slug: '' }
+      ? { id: '', slug: '', locales: initialLocales }
       : actor.kind === 'key'
         ? await projectById(actor.projectId)
         : await resolveProject(runOptions.project ?? config.project);
@@ -256,7 +267,7 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
     ]);
     if (unit.changed) {
       watch?.ownWrite(project.id);
-      events.emit('content-changed', project.id);
+      contentChanged(project.id);
     }
     if (unit.keys) events.emit('keys-changed', project.id);
     for (const ev of unit.emitted) events.emit('event', ev);
@@ -443,6 +454,11 @@ function watchRevisions(db: Db, everyMs: number, wanted: () => boolean, changed:
     ownWrite(projectId: string) { own.set(projectId, (own.get(projectId) ?? 0) + 1); },
   };
 }
+
+const projectColumns = { id: projects.id, slug: projects.slug, locales: projects.locales, defaultLocale: projects.defaultLocale };
+
+const projectRefOf = (row: { id: string; slug: string; locales: Locale[]; defaultLocale: string }): ProjectRef =>
+  ({ id: row.id, slug: row.slug, locales: { defaultLocale: row.defaultLocale, locales: row.locales } });
 
 /** Revision slots per project on PostgreSQL (see contentRevisions). */
 const revisionSlots = 64;

@@ -1,5 +1,6 @@
 import type { Db } from '../db/client.js';
 import type { Actor } from './actor.js';
+import type { ProjectLocales } from './locales/model.js';
 import type { MediaFiles } from './media/storage.js';
 import type { MigrationRunner } from './migrations/port.js';
 import type { WebhookDispatcher } from './webhooks/port.js';
@@ -17,6 +18,8 @@ export interface Logger {
 export interface ProjectRef {
   id: string;
   slug: string;
+  /** The project's locales and its default (read with the project; a change of them is a content change). */
+  locales: ProjectLocales;
 }
 
 export const eventKinds = [

@@ -7,6 +7,7 @@ import { mediaOperations } from './media/index.js';
 import { migrationOperations } from './migrations/index.js';
 import { webhookOperations } from './webhooks/index.js';
 import { createKey, listKeys, revokeKey } from './keys/operations.js';
+import { localeOperations } from './locales/operations.js';
 import { createProject, listProjects } from './projects/operations.js';
 import { createType, deleteType, diffSchema, getType, listSchema, listTypes, pullSchema, pushSchema, updateType } from './types/operations.js';
 import { addMember, createUser, listMembers, listUsers, removeMember, updateMember } from './users/operations.js';
@@ -37,6 +38,7 @@ export const operations = {
   'types.create': createType,
   'types.update': updateType,
   'types.delete': deleteType,
+  ...localeOperations,
   ...authOperations,
   ...contentOperations,
   ...mediaOperations,

@@ -8,6 +8,7 @@ import { registerMigrate } from './migrate.js';
 import { registerWebhooks } from './webhooks.js';
 import { registerInit } from './init.js';
 import { registerKeys } from './keys.js';
+import { registerLocales } from './locales.js';
 import { registerProjects } from './projects.js';
 import { registerSchema } from './schema.js';
 import { registerServe } from './serve.js';
@@ -23,6 +24,7 @@ export function registerCommands(program: Command, state: ProgramState): void {
   registerBlog(program, state);
   registerWebhooks(program, state);
   registerMigrate(program, state);
+  registerLocales(program, state);
   registerKeys(program, state);
   registerUsers(program, state);
   registerProjects(program, state);

@@ -9,7 +9,14 @@ export function registerInit(program: Command, state: ProgramState): void {
     .argument('[dir]', 'folder to create or fill', '.')
     .option('--yes', 'ask nothing; use the defaults')
     .option('--no-starter', 'leave schemas/ empty')
-    .action(action(state, async (g, dir: string, opts: { yes?: boolean; starter: boolean }) => {
+    .option('--locales <codes>', 'the content languages, comma-separated, the default first (like en,fr; default: en)')
+    .action(action(state, async (g, dir: string, opts: { yes?: boolean; starter: boolean; locales?: string }) => {
+      const { localeCodePattern } = await import('../../core/locales/model.js');
+      const locales = opts.locales === undefined ? ['en'] : [...new Set(opts.locales.split(',').map((c) => c.trim()).filter(Boolean))];
+      const badLocale = locales.find((c) => !localeCodePattern.test(c));
+      if (!locales.length || badLocale !== undefined) {
+        throw new UsageError(`--locales: ${badLocale === undefined ? 'name at least one locale' : `"${badLocale}" is not a locale code`} (codes like en, fr, pt-BR; the default first)`);
+      }
       const { existsSync, mkdirSync, writeFileSync, cpSync, readFileSync } = await import('node:fs');
       const { join, resolve, relative } = await import('node:path');
       const { fileURLToPath } = await import('node:url');
@@ -38,8 +45,17 @@ export function registerInit(program: Command, state: ProgramState): void {
       else if (!readFileSync(gitignore, 'utf8').split('\n').includes('.cms/')) writeFileSync(gitignore, readFileSync(gitignore, 'utf8') + '\n.cms/\n');
       // Opening the engine once creates the database and the project, so the folder is ready.
       const { withEngine } = await import('../engine.js');
-      await withEngine({ ...g, project: undefined, config: join(target, 'cms.config.json') }, { ...io, cwd: target }, async () => undefined);
-      const data = { dir: target, project: answers.project, config: join(target, 'cms.config.json'), schemas: join(target, 'schemas'), dataDir: join(target, '.cms') };
+      await withEngine({ ...g, project: undefined, config: join(target, 'cms.config.json') }, { ...io, cwd: target }, async (e) => {
+        // A new project has English alone; other languages are added, the first made the default.
+        const [first] = locales as [string, ...string[]];
+        for (const code of locales) if (code !== 'en') await e.run('locales.add', { code });
+        if (first !== 'en') await e.run('locales.setDefault', { code: first });
+        if (!locales.includes('en')) await e.run('locales.remove', { code: 'en' });
+      });
+      const data = {
+        dir: target, project: answers.project, config: join(target, 'cms.config.json'), schemas: join(target, 'schemas'), dataDir: join(target, '.cms'),
+        ...(opts.locales === undefined ? {} : { locales }),
+      };
       printResult(io, g, data, () => {
         const rel = relative(io.cwd, target) || '.';
         return [`Created ${rel}/ with project "${answers.project}".`, 'Next:', ...(rel === '.' ? [] : [`  cd ${rel}`]),

@@ -114,6 +114,10 @@ export type FieldOf<T extends FieldType> = {
   type: T;
   required?: boolean | undefined;
   defaultValue?: unknown;
+  /** The value is per locale (the whole value, for repeaters and components); otherwise shared by all locales. */
+  localized?: boolean | undefined;
+  /** With `localized` and `required`: required in every locale, not only in the default. */
+  requiredInAllLocales?: boolean | undefined;
 } & (T extends OptionsRequired ? { options: FieldOptionsByType[T] } : { options?: FieldOptionsByType[T] | undefined });
 
 export type SchemaField = { [T in FieldType]: FieldOf<T> }[FieldType];
@@ -336,6 +340,8 @@ function fieldVariant<T extends FieldType, O extends z.ZodType>(type: T, options
       required: z.boolean().optional(),
       options,
       defaultValue: z.unknown().optional(),
+      localized: z.boolean().optional(),
+      requiredInAllLocales: z.boolean().optional(),
     },
     (key) => `unknown property "${key}" of a field`,
   ).superRefine(

@@ -46,6 +46,11 @@ export const blogPosts = pgTable('blog_posts', {
   authorId: uuid('author_id').references(() => blogAuthors.id, { onDelete: 'set null' }),
   featuredImageId: uuid('featured_image_id').references(() => media.id, { onDelete: 'set null' }),
   seo: jsonb('seo').$type<Record<string, unknown>>().notNull().default({}),
+  /**
+   * A post's title, summary, body and SEO in the project's other locales, by code:
+   * `{ "fr": { "title": "…", "seo": { … } } }` (the default locale's are the columns above).
+   */
+  locales: jsonb('locales').$type<Record<string, Record<string, unknown>>>().notNull().default({}),
   publishedAt: ts('published_at'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),

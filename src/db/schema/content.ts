@@ -6,6 +6,13 @@ import { collectionTypes, pageTypes } from './types.js';
 
 export type ContentValues = Record<string, unknown>;
 export type SeoValues = Record<string, unknown>;
+/**
+ * The values of localized fields in the locales other than the project's default, by locale code:
+ * `{ "fr": { "title": "Bonjour" } }`. The default locale's values are the content itself, so a
+ * project with one locale never has anything here. Only localized fields appear; a field a locale
+ * has no value for is absent (its reads fall back).
+ */
+export type LocaleValues = Record<string, ContentValues>;
 
 /** What a version snapshot keeps: enough to restore the entry as it was. */
 export interface EntrySnapshot {
@@ -16,6 +23,11 @@ export interface EntrySnapshot {
   publishedContent: ContentValues | null;
   seo?: SeoValues;
   publishedSeo?: SeoValues | null;
+  /** Other locales' values (absent in snapshots taken before localization, and in one-locale projects' older rows). */
+  draftLocales?: LocaleValues;
+  publishedLocales?: LocaleValues | null;
+  seoLocales?: LocaleValues;
+  publishedSeoLocales?: LocaleValues | null;
 }
 
 /** What public reads see: published and not deleted (the predicate of the list indexes). */
@@ -34,6 +46,11 @@ export const pages = pgTable('pages', {
   seo: jsonb('seo').$type<SeoValues>().notNull().default({}),
   /** SEO as it was at the last publish, so draft SEO edits stay private until published. */
   publishedSeo: jsonb('published_seo').$type<SeoValues>(),
+  draftLocales: jsonb('draft_locales').$type<LocaleValues>().notNull().default({}),
+  publishedLocales: jsonb('published_locales').$type<LocaleValues>(),
+  /** SEO of the locales other than the default (SEO is per locale). */
+  seoLocales: jsonb('seo_locales').$type<LocaleValues>().notNull().default({}),
+  publishedSeoLocales: jsonb('published_seo_locales').$type<LocaleValues>(),
   version: integer('version').notNull().default(1),
   publishedAt: ts('published_at'),
   publishAt: ts('publish_at'),
@@ -91,6 +108,8 @@ export const collectionItems = pgTable('collection_items', {
   status: text('status').notNull().default('draft'),
   draftContent: jsonb('draft_content').$type<ContentValues>().notNull().default({}),
   publishedContent: jsonb('published_content').$type<ContentValues>(),
+  draftLocales: jsonb('draft_locales').$type<LocaleValues>().notNull().default({}),
+  publishedLocales: jsonb('published_locales').$type<LocaleValues>(),
   /** Authored order, the `_sortOrder` sort key of collection lists. */
   sortOrder: integer('sort_order').notNull().default(0),
   version: integer('version').notNull().default(1),

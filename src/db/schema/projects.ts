@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigint, bigserial, index, jsonb, pgTable, primaryKey, smallint, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id, ts, updatedAt } from './common.js';
 
@@ -5,8 +6,22 @@ export const projects = pgTable('projects', {
   id: id(),
   slug: text('slug').notNull(),
   name: text('name').notNull(),
+  /**
+   * The project's locales, in the order they were added: codes, names and fallbacks (see
+   * core/locales). Every project has at least one; the default locale's values are the entries'
+   * own content columns, the others' live beside them (`*_locales`).
+   */
+  locales: jsonb('locales').$type<StoredLocale[]>().notNull().default(sql`'[{"code":"en","name":"English","fallback":null}]'::jsonb`),
+  defaultLocale: text('default_locale').notNull().default('en'),
   createdAt: createdAt(),
 }, (t) => [uniqueIndex('projects_slug_uq').on(t.slug)]);
+
+/** A locale as the project row keeps it. */
+export interface StoredLocale {
+  code: string;
+  name: string;
+  fallback: string | null;
+}
 
 export const users = pgTable('users', {
   id: id(),

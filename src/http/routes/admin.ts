@@ -39,6 +39,13 @@ export const adminRoutes: RouteDef[] = [
   opRoute('POST', `${admin}/keys`, 'session', 'keys.create', (rc) => rc.body(), { status: 201 }),
   opRoute('DELETE', `${admin}/keys/:id`, 'session', 'keys.revoke', (rc) => ({ id: rc.params.id })),
 
+  // Locales (admin and above change them; every member reads them).
+  opRoute('GET', `${admin}/locales`, 'session', 'locales.list', () => ({})),
+  opRoute('POST', `${admin}/locales`, 'session', 'locales.add', (rc) => bodyObjectOrEmpty(rc), { status: 201 }),
+  opRoute('PUT', `${admin}/locales/:code`, 'session', 'locales.update', async (rc) => ({ ...(await bodyObjectOrEmpty(rc)), code: rc.params.code })),
+  opRoute('DELETE', `${admin}/locales/:code`, 'session', 'locales.remove', (rc) => ({ code: rc.params.code })),
+  opRoute('POST', `${admin}/locales/:code/default`, 'session', 'locales.setDefault', (rc) => ({ code: rc.params.code })),
+
   ...typeRoutes('page-types', 'pageTypes'),
   ...typeRoutes('collection-types', 'collections'),
   ...typeRoutes('components', 'components'),
