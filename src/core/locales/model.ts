@@ -69,7 +69,7 @@ export function parseLocaleParam(pl: ProjectLocales, value: string | undefined):
 
 /** The top-level fields of a type whose value is per locale. */
 export const localizedFieldNames = (fields: readonly SchemaField[]): Set<string> =>
-  new Set(fields.filter((f) => (f as { localized?: boolean }).localized === true).map((f) => f.name));
+  new Set(fields.filter((f) => f.localized === true).map((f) => f.name));
 
 const present = (v: unknown): boolean => v !== undefined && v !== null;
 
