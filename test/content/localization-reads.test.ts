@@ -119,6 +119,13 @@ describe(`reads in a locale (${testDriver})`, () => {
       const { _fallbacks, ...rest } = en.data;
       expect(rest).toEqual(plain.data);
       expect(Object.keys(en.data)).toEqual([...Object.keys(plain.data), '_fallbacks']);
+      // A localized field stored as null stays null in a locale, and is no fallback.
+      await h.createPage({ pageTypeSlug: 'doc', name: 'Nulls', slug: 'nulls', status: 'published', fields: { title: 'N', body: null } });
+      const nulls = await read('/api/v1/pages/nulls');
+      expect(nulls.data.fields).toHaveProperty('body', null);
+      const nullsFr = await read('/api/v1/pages/nulls?locale=fr');
+      expect(nullsFr.data.fields).toEqual(nulls.data.fields);
+      expect(nullsFr.data._fallbacks).toEqual(['title']);
       const list = await read('/api/v1/pages?pageType=doc');
       expect(Object.keys(list)).toEqual(['data', 'pagination']);
       expect(list.data[0]).not.toHaveProperty('_fallbacks');
@@ -160,6 +167,7 @@ describe(`reads in a locale (${testDriver})`, () => {
       expect(list.data.map((p: any) => [p.slug, p.fields.title, p._fallbacks])).toEqual([
         ['drafted', 'Publié', []],
         ['home', 'Accueil', ['body', 'seo.metaDescription']],
+        ['nulls', 'N', ['title']],
       ]);
       // Pages of a type without localized fields read the same in every locale.
       await h.createPage({ name: 'Landing', slug: 'landing-fr', status: 'published', fields: { title: 'Landing' } });
@@ -184,7 +192,7 @@ describe(`reads in a locale (${testDriver})`, () => {
       expect((await read('/api/v1/pages/unpublished?locale=fr', 'preview')).data.fields.title).toBe('Bientôt');
       expect((await h.get('/api/v1/pages/unpublished?locale=fr')).status).toBe(404);
       const list = await read('/api/v1/pages?pageType=doc&locale=fr&sort=name', 'preview');
-      expect(list.data.map((p: any) => p.fields.title)).toEqual(['Brouillon', 'Accueil', 'Bientôt']);
+      expect(list.data.map((p: any) => p.fields.title)).toEqual(['Brouillon', 'Accueil', 'N', 'Bientôt']);
     });
   });
 

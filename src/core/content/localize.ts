@@ -37,6 +37,9 @@ export interface Localized {
 export function localize(read: LocaleRead, own: Record<string, unknown>, others: LocaleValues | null | undefined, localized: ReadonlySet<string>): Localized {
   if (read.code === '*') return { values: inOrderOf(own, everyLocale(own, others, read.project, localized)), fallbacks: [] };
   const { values, fallbacks } = resolveLocalized(own, others, read.chain, read.project.defaultLocale, localized);
+  // A field no locale of the chain has a value for is delivered as stored (a stored null stays
+  // null, as without a locale), and is no fallback.
+  for (const name of localized) if (!Object.hasOwn(values, name) && Object.hasOwn(own, name)) values[name] = own[name];
   return { values: inOrderOf(own, values), fallbacks };
 }
 
