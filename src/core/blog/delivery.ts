@@ -10,7 +10,7 @@ import { defineOperation, type Access } from '../operation.js';
 import { postSortFields, queryPosts, slugList } from './query.js';
 import { toPublicAuthor, toPublicPost, toTermShape } from './shapes.js';
 import { loadMedia } from '../media/resolve.js';
-import { localeOfQuery, localize, localizeSeo, type LocaleRead } from '../content/localize.js';
+import { isRecord, localeOfQuery, localize, localizeSeo, type LocaleRead } from '../content/localize.js';
 import type { LocaleValues } from '../../db/schema/index.js';
 import { seoKeys } from '../content/shapes.js';
 import { deliverMedia, loadPostRelations, termTable, type MediaMode, type PostRelations, type PostRow, type TermKind } from './store.js';
@@ -22,7 +22,7 @@ const localizedMembers: ReadonlySet<string> = new Set(['title', 'summary', 'body
 const seoLocalesOf = (row: PostRow): LocaleValues => {
   const out: LocaleValues = {};
   for (const [code, v] of Object.entries(row.locales ?? {})) {
-    if (v && typeof v.seo === 'object' && v.seo !== null) out[code] = v.seo as Record<string, unknown>;
+    if (isRecord(v) && isRecord(v.seo)) out[code] = v.seo;
   }
   return out;
 };
@@ -41,8 +41,10 @@ function localizePost(read: LocaleRead, row: PostRow): LocalizedPost {
   const seo = localizeSeo(read, row.seo, seoLocalesOf(row), seoKeys);
   if (read.code === '*') return { row, fallbacks: [], every: { text: text.values, seo: seo.values } };
   const v = text.values;
+  // A value that is not text (never written so) reads as the default's.
+  const textOf = (name: 'title' | 'summary' | 'body') => { const t = v[name]; return typeof t === 'string' ? t : row[name]; };
   return {
-    row: { ...row, title: v.title as string, summary: v.summary as string, body: v.body as string, seo: seo.values },
+    row: { ...row, title: textOf('title'), summary: textOf('summary'), body: textOf('body'), seo: seo.values },
     fallbacks: [...text.fallbacks, ...seo.fallbacks.map((m) => `seo.${m === 'ogImageId' ? 'ogImage' : m}`)],
     every: null,
   };
@@ -55,7 +57,7 @@ function localizePost(read: LocaleRead, row: PostRow): LocalizedPost {
 async function toLocalizedPosts(ctx: Ctx, read: LocaleRead, rows: PostRow[], options: { media: MediaMode; fields: FieldSelection }) {
   const posts = rows.map((r) => localizePost(read, r));
   const rel: PostRelations = await loadPostRelations(ctx, posts.map((p) => p.row));
-  const everyImage = posts.flatMap((p) => Object.values((p.every?.seo.ogImageId ?? {}) as Record<string, unknown>))
+  const everyImage = posts.flatMap((p) => { const ids = p.every?.seo.ogImageId; return isRecord(ids) ? Object.values(ids) : []; })
     .filter((id): id is string => typeof id === 'string' && !rel.media.has(id.toLowerCase()));
   if (everyImage.length) for (const [id, m] of await loadMedia(ctx.db, ctx.project.id, everyImage)) rel.media.set(id, m);
   return posts.map(({ row, fallbacks, every }) => {
@@ -64,7 +66,8 @@ async function toLocalizedPosts(ctx: Ctx, read: LocaleRead, rows: PostRow[], opt
       for (const k of localizedMembers) if (Object.hasOwn(out, k)) out[k] = every.text[k];
       const seo: Record<string, unknown> = {};
       for (const k of seoKeys) {
-        const byCode = (every.seo[k] ?? {}) as Record<string, unknown>;
+        const value = every.seo[k];
+        const byCode = isRecord(value) ? value : {};
         if (k === 'ogImageId') seo.ogImage = Object.fromEntries(Object.entries(byCode).map(([c, id]) => [c, deliverMedia(ctx, rel.media, id, options.media)]));
         else seo[k] = byCode;
       }

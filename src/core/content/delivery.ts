@@ -9,7 +9,7 @@ import {
   type FilterCondition, type ListQuery, type QueryPairs,
 } from './query.js';
 import { createResolver } from './resolve.js';
-import { localize, localizedContentSql, localeOfQuery, localizeSeo, type LocaleRead, type Localized } from './localize.js';
+import { isLocaleValues, localize, localizedContentSql, localeOfQuery, localizeSeo, type LocaleRead, type Localized } from './localize.js';
 import { localizedFieldNames } from '../locales/model.js';
 import { storedFields } from '../schema/index.js';
 import type { LocaleValues } from '../../db/schema/index.js';
@@ -438,11 +438,13 @@ async function findBySlug(ctx: Ctx, kind: EntryKind, slug: string, typeId: strin
 }
 
 /**
- * The other locales' columns of a row as the store reads it (the whole table row, whichever of
- * them its shape declares).
+ * One of the other locales' columns of a row as the store reads it (the whole table row,
+ * whichever of its columns the row's shape declares).
  */
-const localeColumns = (row: EntryRow): { draftLocales?: LocaleValues | null; publishedLocales?: LocaleValues | null; seoLocales?: LocaleValues | null; publishedSeoLocales?: LocaleValues | null } =>
-  row as unknown as Record<string, LocaleValues | null | undefined>;
+const localeColumn = (row: EntryRow, column: 'draftLocales' | 'publishedLocales' | 'seoLocales' | 'publishedSeoLocales'): LocaleValues | null => {
+  const v: unknown = Reflect.get(row, column);
+  return isLocaleValues(v) ? v : null;
+};
 
 /** One published entry by its slug (or a slug it had before). */
 async function deliverOne(ctx: Ctx, kind: EntryKind, input: { slug: string; collection?: string | undefined; query: QueryPairs; preview: boolean }) {
@@ -455,14 +457,13 @@ async function deliverOne(ctx: Ctx, kind: EntryKind, input: { slug: string; coll
   if (!found) throw new CmsError('NOT_FOUND', `${kind === 'page' ? 'Page' : 'Collection item'} "${input.slug}" not found`);
   type ??= await storeOf(kind).typeById(ctx.db, found.row.typeId);
   const { row } = found;
-  const locales = localeColumns(row);
   const [data] = await toReadShapes(ctx, kind, [{
     id: row.id, name: row.name, slug: row.slug, typeSlug: type.slug,
     content: (drafts ? row.draftContent : row.publishedContent) ?? {}, seo: (drafts ? row.seo : row.publishedSeo) ?? {},
     publishedAt: row.publishedAt, updatedAt: row.updatedAt,
     ...(locale ? {
-      locales: drafts ? locales.draftLocales : locales.publishedLocales,
-      seoLocales: drafts ? locales.seoLocales : locales.publishedSeoLocales,
+      locales: localeColumn(row, drafts ? 'draftLocales' : 'publishedLocales'),
+      seoLocales: localeColumn(row, drafts ? 'seoLocales' : 'publishedSeoLocales'),
       localized: localizedFieldNames(type.fields),
     } : {}),
   }], drafts, read, locale);

@@ -24,6 +24,11 @@ export function localeOfQuery(pl: ProjectLocales, pairs: QueryPairs): LocaleRead
   return { code, project: pl, chain: code === '*' ? [] : fallbackChain(pl, code) };
 }
 
+export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Other locales' values as stored (`{ <code>: { <field>: value } }`); anything else reads as none. */
+export const isLocaleValues = (v: unknown): v is LocaleValues => isRecord(v) && Object.values(v).every(isRecord);
+
 /** Values of a set of localized names, and which of them came from another locale than the one asked for. */
 export interface Localized {
   values: Record<string, unknown>;

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { blogPosts, collectionItems, collectionTypes, memberships, pages, pageTypes, users } from '../../db/schema/index.js';
+import { blogPosts, collectionItems, collectionTypes, memberships, pages, pageTypes, users, type LocaleValues } from '../../db/schema/index.js';
 import { iso } from '../../lib/iso.js';
 import { loadMedia, mediaFileUrl, toResolvedMedia } from '../media/resolve.js';
 import { localizedFieldNames } from '../locales/model.js';
@@ -73,10 +73,10 @@ export async function createResolver(db: Db, docs: Array<Record<string, unknown>
   const localizedByType = new Map<string, ReadonlySet<string>>();
   // In a locale, an item's content is the locale's: its other locales' values and its type's
   // localized fields are read beside it (and only then).
-  const inLocale = (r: { type: string; content: Record<string, unknown>; locales?: unknown; typeFields?: unknown }): Record<string, unknown> => {
+  const inLocale = (r: { type: string; content: Record<string, unknown>; locales?: LocaleValues | null; typeFields?: unknown }): Record<string, unknown> => {
     if (!locale) return r.content;
     if (!localizedByType.has(r.type)) localizedByType.set(r.type, localizedFieldNames(storedFields(Array.isArray(r.typeFields) ? r.typeFields : [])));
-    return localize(locale, r.content, r.locales as Parameters<typeof localize>[2], localizedByType.get(r.type)!).values;
+    return localize(locale, r.content, r.locales, localizedByType.get(r.type)!).values;
   };
   await Promise.all([
     itemIds.length && db.select({
