@@ -58,6 +58,8 @@ const credentialParams = new Set(['api_key', 'preview']);
  * The identity of a public read: path, the query with its parameters in a fixed order (filters
  * keep theirs, since only the first 20 apply), and the kind of key that asked. Parameters are
  * ordered by name only: a repeated one (`sort=a&sort=b`, where the last counts) keeps its order.
+ * `locale` is one of them: each locale's answer (and `*`'s) is an entry of its own, dropped with
+ * the rest of the project's on every write.
  */
 export function cacheKey(path: string, params: URLSearchParams, keyKind: string): string {
   const plain: Array<[string, string]> = [];

@@ -15,6 +15,11 @@ export interface PostQuery {
   authors?: string[] | undefined;
   search?: string | undefined;
   sort: Array<{ field: string; desc: boolean }>;
+  /**
+   * A public read's locale, for sorting by title: the locales a title is looked for in, in
+   * order (the default's is the column), and the default's code.
+   */
+  titleChain?: { chain: string[]; defaultLocale: string } | undefined;
   page: number;
   limit: number;
 }
@@ -53,7 +58,14 @@ export async function queryPosts(ctx: Pick<Ctx, 'db' | 'project'>, q: PostQuery)
     where.push(or(ilike(blogPosts.title, like), ilike(blogPosts.slug, like)));
   }
   const condition = and(...where);
-  const order = q.sort.map(({ field, desc }) => (desc ? sql`${sortColumn[field]!} desc nulls last` : sql`${sortColumn[field]!} asc nulls last`));
+  const column = (field: string): SQL => {
+    const chain = q.titleChain;
+    if (field !== 'title' || !chain) return sortColumn[field]!;
+    // The title of the locale: its own, else its fallbacks', else the default's (codes bound).
+    const titles = chain.chain.map((code) => (code === chain.defaultLocale ? sql`${blogPosts.title}` : sql`(${blogPosts.locales} -> ${code}::text ->> 'title')`));
+    return sql`coalesce(${sql.join(titles, sql`, `)})`;
+  };
+  const order = q.sort.map(({ field, desc }) => (desc ? sql`${column(field)} desc nulls last` : sql`${column(field)} asc nulls last`));
   order.push(sql`${blogPosts.id} asc`);
   const [rows, totals] = await Promise.all([
     ctx.db.select().from(blogPosts).where(condition).orderBy(...order).limit(q.limit).offset((q.page - 1) * q.limit),

@@ -9,10 +9,14 @@ import {
   type FilterCondition, type ListQuery, type QueryPairs,
 } from './query.js';
 import { createResolver } from './resolve.js';
+import { isLocaleValues, localize, localizedContentSql, localeOfQuery, localizeSeo, type LocaleRead, type Localized } from './localize.js';
+import { localizedFieldNames } from '../locales/model.js';
+import { storedFields } from '../schema/index.js';
+import type { LocaleValues } from '../../db/schema/index.js';
 import { toWriteShape } from './entries.js';
 import { seoKeys } from './shapes.js';
 import { loadType } from './entries.js';
-import { storeOf, type EntryKind, type EntryRow } from './store.js';
+import { storeOf, type EntryKind, type EntryRow, type EntryType } from './store.js';
 
 const publicReadAccess: Access = { role: 'viewer', key: 'read', preview: true };
 
@@ -129,6 +133,8 @@ interface ListOptions {
   typeSlug?: string | undefined;
   pairs: QueryPairs;
   drafts: boolean;
+  /** The `locale` of a public read; filters and sorts on content then see that locale's values. */
+  locale?: LocaleRead | null;
 }
 
 /** A list query, ready to run: its conditions, order and window, and what identifies its total. */
@@ -145,6 +151,9 @@ interface ListPlan {
   typeSlug: string | null;
   /** What the total depends on: everything of the query but its page, sort and read options. */
   totalKey: string;
+  locale: LocaleRead | null;
+  /** The localized fields of the type, when the query names one type. */
+  localized: ReadonlySet<string> | null;
 }
 
 async function planList(ctx: Ctx, opts: ListOptions): Promise<ListPlan> {
@@ -152,12 +161,15 @@ async function planList(ctx: Ctx, opts: ListOptions): Promise<ListPlan> {
   // Collections sort by their own fields too (`sort=fields.price`); pages keep the contract's keys.
   const query = parseListQuery(pairs, kind === 'page' ? pageSortFields : itemSortFields, { sortByContentFields: kind === 'item' });
   const table: Table = kind === 'page' ? pages : collectionItems;
-  const content = drafts ? sql`${table.draftContent}` : sql`${table.publishedContent}`;
+  const stored = drafts ? sql`${table.draftContent}` : sql`${table.publishedContent}`;
+  const locale = opts.locale ?? null;
+  // Without a locale, the very statement of before (the list indexes serve it as they did).
+  const content = locale ? localizedContentSql(locale, stored, drafts ? sql`${table.draftLocales}` : sql`${table.publishedLocales}`) : stored;
   const where: Array<SQL | undefined> = [eq(table.projectId, ctx.project.id), isNull(table.deletedAt)];
   if (!drafts) where.push(eq(table.status, 'published'));
   const plan: ListPlan = {
     kind, query, drafts, empty: false, condition: undefined, order: sortColumns(table, content, query.sort),
-    offset: (query.page - 1) * query.limit, typeSlug: null, totalKey: '',
+    offset: (query.page - 1) * query.limit, typeSlug: null, totalKey: '', locale, localized: null,
   };
   let typeId = '';
   let filters: FilterCondition[] = [];
@@ -176,11 +188,13 @@ async function planList(ctx: Ctx, opts: ListOptions): Promise<ListPlan> {
     where.push(eq(collectionItems.collectionTypeId, type.id));
     typeId = type.id;
     plan.typeSlug = type.slug;
+    plan.localized = localizedFieldNames(type.fields);
     filters = parseCollectionFilters(pairs);
     for (const f of filters) where.push(filterCondition(content, table, f));
   }
   plan.condition = and(...where);
-  plan.totalKey = JSON.stringify([ctx.project.id, kind, drafts, typeId, filters]);
+  // Filters match the locale's values: each locale counts its own total.
+  plan.totalKey = JSON.stringify([ctx.project.id, kind, drafts, typeId, filters, ...(locale ? [locale.code] : [])]);
   return plan;
 }
 
@@ -241,35 +255,62 @@ interface DeliveryRow {
   seo: Record<string, unknown>;
   publishedAt: Date | null;
   updatedAt: Date;
+  /** With a `locale`: the other locales' values of the mode, and which fields of the type are localized. */
+  locales?: LocaleValues | null;
+  seoLocales?: LocaleValues | null;
+  localized?: ReadonlySet<string>;
 }
+
+/** A type's localized fields, from its stored field list. */
+const localizedOfStored = (fields: unknown): ReadonlySet<string> =>
+  localizedFieldNames(storedFields(Array.isArray(fields) ? fields : []));
 
 /** The public list: only the columns it delivers, the type's slug joined, the revision beside. */
 async function listDeliveryRows(ctx: Ctx, plan: ListPlan): Promise<{ rows: DeliveryRow[]; total: number }> {
-  const { drafts } = plan;
+  const { drafts, locale } = plan;
   const revision = revisionOf(ctx.project.id);
-  const { rows, total } = await runList(ctx, plan, () => {
+  const { rows, total } = await runList(ctx, plan, async (): Promise<Array<Omit<DeliveryRow, 'content' | 'seo'> & {
+    content: Record<string, unknown> | null; seo: Record<string, unknown> | null; revision: number;
+  }>> => {
     if (plan.kind === 'page') {
       const w = idWindow(ctx, plan);
-      return ctx.db.select({
+      const columns = {
         id: pages.id, name: pages.name, slug: pages.slug, typeSlug: pageTypes.slug,
         content: drafts ? pages.draftContent : pages.publishedContent, seo: drafts ? pages.seo : pages.publishedSeo,
         publishedAt: pages.publishedAt, updatedAt: pages.updatedAt, revision,
-      }).from(w).innerJoin(pages, eq(pages.id, w.id)).innerJoin(pageTypes, eq(pageTypes.id, pages.pageTypeId))
-        .orderBy(w.position);
+      };
+      if (!locale) {
+        return ctx.db.select(columns).from(w).innerJoin(pages, eq(pages.id, w.id)).innerJoin(pageTypes, eq(pageTypes.id, pages.pageTypeId))
+          .orderBy(w.position);
+      }
+      // Other locales' columns are read only when a locale is asked for.
+      const found = await ctx.db.select({
+        ...columns, locales: drafts ? pages.draftLocales : pages.publishedLocales,
+        seoLocales: drafts ? pages.seoLocales : pages.publishedSeoLocales, typeFields: pageTypes.fields,
+      }).from(w).innerJoin(pages, eq(pages.id, w.id)).innerJoin(pageTypes, eq(pageTypes.id, pages.pageTypeId)).orderBy(w.position);
+      const byType = new Map<string, ReadonlySet<string>>();
+      return found.map(({ typeFields, ...r }) => {
+        if (!byType.has(r.typeSlug)) byType.set(r.typeSlug, localizedOfStored(typeFields));
+        return { ...r, localized: byType.get(r.typeSlug)! };
+      });
     }
     const w = idWindow(ctx, plan);
-    return ctx.db.select({
+    const columns = {
       id: collectionItems.id, name: collectionItems.name, slug: collectionItems.slug,
       content: drafts ? collectionItems.draftContent : collectionItems.publishedContent,
       publishedAt: collectionItems.publishedAt, updatedAt: collectionItems.updatedAt, revision,
-    }).from(w).innerJoin(collectionItems, eq(collectionItems.id, w.id)).orderBy(w.position)
-      .then((items) => items.map((r) => ({ ...r, typeSlug: plan.typeSlug ?? '', seo: null })));
+    };
+    const rest = { typeSlug: plan.typeSlug ?? '', seo: null };
+    if (!locale) {
+      const items = await ctx.db.select(columns).from(w).innerJoin(collectionItems, eq(collectionItems.id, w.id)).orderBy(w.position);
+      return items.map((r) => ({ ...r, ...rest }));
+    }
+    const items = await ctx.db.select({ ...columns, locales: drafts ? collectionItems.draftLocales : collectionItems.publishedLocales })
+      .from(w).innerJoin(collectionItems, eq(collectionItems.id, w.id)).orderBy(w.position);
+    return items.map((r) => ({ ...r, ...rest, localized: plan.localized ?? new Set<string>() }));
   });
   return {
-    rows: rows.map((r) => ({
-      id: r.id, name: r.name, slug: r.slug, typeSlug: r.typeSlug, content: r.content ?? {}, seo: r.seo ?? {},
-      publishedAt: r.publishedAt, updatedAt: r.updatedAt,
-    })),
+    rows: rows.map(({ revision: _r, ...r }) => ({ ...r, content: r.content ?? {}, seo: r.seo ?? {} })),
     total,
   };
 }
@@ -294,23 +335,48 @@ async function listEntryRows(ctx: Ctx, plan: ListPlan): Promise<{ rows: Array<En
 
 const pagination = (query: ListQuery, total: number) => ({ total, page: query.page, limit: query.limit, totalPages: Math.ceil(total / query.limit) });
 
-/** Builds the public read shapes of a batch of entries, resolving what they point at together. */
-async function toReadShapes(ctx: Ctx, kind: EntryKind, rows: DeliveryRow[], drafts: boolean, read: Pick<ListQuery, 'fields' | 'media' | 'refTypes'>) {
-  const selected = rows.map((r) => selectFields(r.content, read.fields));
-  const resolver = await createResolver(ctx.db, selected, rows.map((r) => r.seo.ogImageId), {
+/** The media ids an SEO object points at: its `ogImageId`, or each locale's under `locale=*`. */
+const ogImageIds = (seo: Record<string, unknown>): unknown[] => {
+  const id = seo.ogImageId;
+  return id !== null && typeof id === 'object' ? Object.values(id) : [id];
+};
+
+/** The name `_fallbacks` gives an SEO member: the delivered one (`ogImageId` is delivered as `ogImage`). */
+const seoFallbackName = (member: string) => `seo.${member === 'ogImageId' ? 'ogImage' : member}`;
+
+/**
+ * Builds the public read shapes of a batch of entries, resolving what they point at together.
+ * With a `locale`, localized fields and SEO are the locale's (fallbacks resolved, or every
+ * locale's for `*`), references are read in it, and each entry lists its `_fallbacks`.
+ */
+async function toReadShapes(ctx: Ctx, kind: EntryKind, rows: DeliveryRow[], drafts: boolean, read: Pick<ListQuery, 'fields' | 'media' | 'refTypes'>, locale: LocaleRead | null) {
+  const none = new Set<string>();
+  const localized: Localized[] | null = locale ? rows.map((r) => localize(locale, r.content, r.locales, r.localized ?? none)) : null;
+  const seoLocalized: Localized[] | null = locale && kind === 'page' ? rows.map((r) => localizeSeo(locale, r.seo, r.seoLocales, seoKeys)) : null;
+  const seoOf = (i: number): Record<string, unknown> => seoLocalized?.[i]!.values ?? rows[i]!.seo;
+  const selected = rows.map((r, i) => selectFields(localized?.[i]!.values ?? r.content, read.fields));
+  const resolver = await createResolver(ctx.db, selected, rows.flatMap((_r, i) => ogImageIds(seoOf(i))), {
     drafts, media: read.media, refTypes: read.refTypes, baseUrl: ctx.settings.baseUrl, projectId: ctx.project.id, projectSlug: ctx.project.slug,
+    locale,
   });
+  const ogImage = (id: unknown): unknown => {
+    if (locale?.code !== '*' || id === null || typeof id !== 'object') return resolver.mediaById(id);
+    return Object.fromEntries(Object.entries(id).map(([code, v]) => [code, resolver.mediaById(v)]));
+  };
   return rows.map((r, i) => {
     const base = { id: r.id, name: r.name, slug: r.slug, type: r.typeSlug, fields: resolver.content(selected[i]!) };
     const times = { publishedAt: r.publishedAt ? r.publishedAt.toISOString() : null, updatedAt: r.updatedAt.toISOString() };
-    if (kind === 'item') return { ...base, ...times };
-    const seo = r.seo;
+    // Fields left out by `fields=` are not named either.
+    const fallbacks = localized ? { _fallbacks: localized[i]!.fallbacks.filter((name) => Object.hasOwn(selected[i]!, name)) } : {};
+    if (kind === 'item') return { ...base, ...times, ...fallbacks };
+    const seo = seoOf(i);
     const seoOut: Record<string, unknown> = {};
     for (const k of seoKeys) {
-      if (k === 'ogImageId') seoOut.ogImage = resolver.mediaById(seo.ogImageId);
+      if (k === 'ogImageId') seoOut.ogImage = ogImage(seo.ogImageId);
       else seoOut[k] = seo[k] ?? null;
     }
-    return { ...base, seo: seoOut, ...times };
+    if (fallbacks._fallbacks) fallbacks._fallbacks.push(...seoLocalized![i]!.fallbacks.map(seoFallbackName));
+    return { ...base, seo: seoOut, ...times, ...fallbacks };
   });
 }
 
@@ -324,9 +390,12 @@ const queryInput = z.record(z.string(), z.string()).or(z.array(z.tuple([z.string
   .transform((q): QueryPairs => (Array.isArray(q) ? q : Object.entries(q)));
 
 async function readListPage(ctx: Ctx, kind: EntryKind, collection: string | undefined, pairs: QueryPairs, drafts: boolean) {
-  const plan = await planList(ctx, { kind, typeSlug: collection, pairs, drafts });
+  const locale = localeOfQuery(ctx.project.locales, pairs);
+  const plan = await planList(ctx, { kind, typeSlug: collection, pairs, drafts, locale });
   const { rows, total } = await listDeliveryRows(ctx, plan);
-  return { data: await toReadShapes(ctx, kind, rows, drafts, plan.query), pagination: pagination(plan.query, total) };
+  const answer = { data: await toReadShapes(ctx, kind, rows, drafts, plan.query, locale), pagination: pagination(plan.query, total) };
+  // `locale` is answered only when asked for: without it, the answer of before locales.
+  return locale ? { ...answer, locale: locale.code } : answer;
 }
 
 /** A page of entries, read and resolved each time: whole answers are cached by the doors, not here. */
@@ -368,27 +437,37 @@ async function findBySlug(ctx: Ctx, kind: EntryKind, slug: string, typeId: strin
   return null;
 }
 
+/**
+ * One of the other locales' columns of a row as the store reads it (the whole table row,
+ * whichever of its columns the row's shape declares).
+ */
+const localeColumn = (row: EntryRow, column: 'draftLocales' | 'publishedLocales' | 'seoLocales' | 'publishedSeoLocales'): LocaleValues | null => {
+  const v: unknown = Reflect.get(row, column);
+  return isLocaleValues(v) ? v : null;
+};
+
 /** One published entry by its slug (or a slug it had before). */
 async function deliverOne(ctx: Ctx, kind: EntryKind, input: { slug: string; collection?: string | undefined; query: QueryPairs; preview: boolean }) {
   const drafts = readsDrafts(ctx, input.preview);
   const read = parseReadOptions(input.query);
-  let typeId: string | null = null;
-  let typeSlug: string | null = null;
-  if (kind === 'item') {
-    const type = await loadType(ctx, storeOf('item'), input.collection ?? '');
-    typeId = type.id;
-    typeSlug = type.slug;
-  }
-  const found = await findBySlug(ctx, kind, input.slug, typeId, drafts);
+  const locale = localeOfQuery(ctx.project.locales, input.query);
+  let type: EntryType | null = null;
+  if (kind === 'item') type = await loadType(ctx, storeOf('item'), input.collection ?? '');
+  const found = await findBySlug(ctx, kind, input.slug, type?.id ?? null, drafts);
   if (!found) throw new CmsError('NOT_FOUND', `${kind === 'page' ? 'Page' : 'Collection item'} "${input.slug}" not found`);
-  typeSlug ??= (await storeOf(kind).typeById(ctx.db, found.row.typeId)).slug;
+  type ??= await storeOf(kind).typeById(ctx.db, found.row.typeId);
   const { row } = found;
   const [data] = await toReadShapes(ctx, kind, [{
-    id: row.id, name: row.name, slug: row.slug, typeSlug,
+    id: row.id, name: row.name, slug: row.slug, typeSlug: type.slug,
     content: (drafts ? row.draftContent : row.publishedContent) ?? {}, seo: (drafts ? row.seo : row.publishedSeo) ?? {},
     publishedAt: row.publishedAt, updatedAt: row.updatedAt,
-  }], drafts, read);
-  return { data, redirect: found.redirect };
+    ...(locale ? {
+      locales: localeColumn(row, drafts ? 'draftLocales' : 'publishedLocales'),
+      seoLocales: localeColumn(row, drafts ? 'seoLocales' : 'publishedSeoLocales'),
+      localized: localizedFieldNames(type.fields),
+    } : {}),
+  }], drafts, read, locale);
+  return locale ? { data, redirect: found.redirect, locale: locale.code } : { data, redirect: found.redirect };
 }
 
 export const deliverPage = defineOperation({

@@ -1,8 +1,11 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { blogPosts, collectionItems, collectionTypes, memberships, pages, pageTypes, users } from '../../db/schema/index.js';
+import { blogPosts, collectionItems, collectionTypes, memberships, pages, pageTypes, users, type LocaleValues } from '../../db/schema/index.js';
 import { iso } from '../../lib/iso.js';
 import { loadMedia, mediaFileUrl, toResolvedMedia } from '../media/resolve.js';
+import { localizedFieldNames } from '../locales/model.js';
+import { storedFields } from '../schema/index.js';
+import { localize, type LocaleRead } from './localize.js';
 
 export interface ResolveOptions {
   /** Drafts (preview): referenced entries show their latest draft, unpublished ones included. */
@@ -12,6 +15,8 @@ export interface ResolveOptions {
   baseUrl: string;
   projectId: string;
   projectSlug: string;
+  /** With a `locale`: referenced collection items are read in it too (their localized fields resolved, or every locale's for `*`). */
+  locale?: LocaleRead | null;
 }
 
 type Json = unknown;
@@ -64,12 +69,22 @@ export async function createResolver(db: Db, docs: Array<Record<string, unknown>
   const resolvedRefs = new Map<string, Record<string, unknown>>();
   const itemIds = [...refs.get('collectionItem')!];
   const itemContents: Array<Record<string, unknown>> = [];
+  const locale = opts.locale ?? null;
+  const localizedByType = new Map<string, ReadonlySet<string>>();
+  // In a locale, an item's content is the locale's: its other locales' values and its type's
+  // localized fields are read beside it (and only then).
+  const inLocale = (r: { type: string; content: Record<string, unknown>; locales?: LocaleValues | null; typeFields?: unknown }): Record<string, unknown> => {
+    if (!locale) return r.content;
+    if (!localizedByType.has(r.type)) localizedByType.set(r.type, localizedFieldNames(storedFields(Array.isArray(r.typeFields) ? r.typeFields : [])));
+    return localize(locale, r.content, r.locales, localizedByType.get(r.type)!).values;
+  };
   await Promise.all([
     itemIds.length && db.select({
       id: collectionItems.id, name: collectionItems.name, slug: collectionItems.slug, type: collectionTypes.slug,
       // Only the content of the mode asked for: the other one would be read and parsed for nothing.
       content: opts.drafts ? collectionItems.draftContent : collectionItems.publishedContent, status: collectionItems.status,
       projectId: collectionItems.projectId, deletedAt: collectionItems.deletedAt,
+      ...(locale ? { locales: opts.drafts ? collectionItems.draftLocales : collectionItems.publishedLocales, typeFields: collectionTypes.fields } : {}),
     }).from(collectionItems).innerJoin(collectionTypes, eq(collectionTypes.id, collectionItems.collectionTypeId))
       // By primary key only, the other conditions checked below: without statistics (PGlite never
       // gathers any by itself) the planner would otherwise AND a whole partial index into it.
@@ -77,8 +92,9 @@ export async function createResolver(db: Db, docs: Array<Record<string, unknown>
       .then((rows) => {
         for (const r of rows) {
           if (r.projectId !== opts.projectId || r.deletedAt !== null) continue;
-          const content = opts.drafts ? r.content : r.status === 'published' ? r.content : null;
-          if (!content) continue;
+          const stored = opts.drafts ? r.content : r.status === 'published' ? r.content : null;
+          if (!stored) continue;
+          const content = inLocale({ ...r, content: stored });
           itemContents.push(content);
           resolvedRefs.set(`collectionItem:${r.id}`, { _type: r.type, id: r.id, name: r.name, slug: r.slug, ...content });
         }
