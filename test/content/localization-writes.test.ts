@@ -126,6 +126,16 @@ describe(`writes in a locale (${testDriver})`, () => {
     await ok(await h.write('POST', '/api/v1/pages/about/publish'));
   });
 
+  it('scheduled publishing publishes every locale too', async () => {
+    const page = (await ok(await admin('POST', '/api/v1/admin/pages', { pageTypeSlug: 'doc', name: 'Later', slug: 'later', fields: { title: 'Later' } }), 201)).data;
+    await ok(await admin('PUT', `/api/v1/admin/pages/${page.id}`, { locale: 'fr', fields: { title: 'Plus tard' } }));
+    await ok(await admin('POST', `/api/v1/admin/pages/${page.id}/schedule`, { publishAt: new Date(Date.now() + 1000).toISOString() }));
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const due = await h.t.run('content.publishDue', {});
+    expect(due.published.map((d: { slug: string }) => d.slug)).toEqual(['later']);
+    expect((await ok(await h.get('/api/v1/pages/later?locale=fr'))).data.fields.title).toBe('Plus tard');
+  });
+
   it('requiredInAllLocales: each locale needs a value to publish; the missing ones are named <code>.<field>', async () => {
     await h.createPage({ pageTypeSlug: 'strict', name: 'Strict', slug: 'strict', fields: { title: 'Strict' } });
     await ok(await h.write('PUT', '/api/v1/pages/strict', { locale: 'fr', fields: { title: 'Strict FR' } }));
@@ -257,6 +267,20 @@ describe(`writes in a locale (${testDriver})`, () => {
     expect(fr._fallbacks).toEqual(['code']);
     // A plan without such a change has no localization part.
     expect((await h.t.run('schema.diff', changed)).localization).toBeUndefined();
+  });
+
+  it('restores a version taken under another default locale, laid out for the current default', async () => {
+    const page = (await ok(await admin('POST', '/api/v1/admin/pages', { pageTypeSlug: 'doc', name: 'Rb', slug: 'rb', fields: { title: 'EN' } }), 201)).data;
+    await ok(await admin('PUT', `/api/v1/admin/pages/${page.id}`, { locale: 'fr', fields: { title: 'FR' } }));
+    const published = (await ok(await admin('POST', `/api/v1/admin/pages/${page.id}/publish`))).data;
+    await h.t.run('locales.setDefault', { code: 'fr' });
+    const moved = (await ok(await admin('PUT', `/api/v1/admin/pages/${page.id}`, { locale: 'en', fields: { title: 'EN 2' } }))).data;
+    expect(moved.draftContent).toMatchObject({ title: 'FR' });
+    expect(moved.draftLocales).toEqual({ en: { title: 'EN 2' } });
+    const restored = (await ok(await admin('POST', `/api/v1/admin/pages/${page.id}/versions/${published.version}/restore`))).data;
+    expect(restored.draftContent).toMatchObject({ title: 'FR' });
+    expect(restored.draftLocales).toEqual({ en: { title: 'EN' } });
+    expect(h.events.at(-1)).toMatchObject({ kind: 'page.updated', locales: ['en'] });
   });
 });
 
