@@ -9,7 +9,7 @@ import { inMemoryDatabaseUrl, openEngineDatabase, type EngineDatabase } from './
 import { contentRevisions, projects } from './db/schema/index.js';
 import type { Actor } from './core/actor.js';
 import type { Clock, Ctx, EventKind, Logger, ProjectRef, Services } from './core/context.js';
-import { initialLocales, type Locale } from './core/locales/model.js';
+import { initialLocales, isMultilingual, type Locale } from './core/locales/model.js';
 import { CmsError, isCmsError } from './core/errors.js';
 import { checkAccess, parseInput, type AnyOperation, type Operation } from './core/operation.js';
 import { isOperationName, operations, type InputOf, type OperationName, type OutputOf } from './core/registry.js';
@@ -37,6 +37,8 @@ export interface EmittedEvent {
   projectId: string;
   kind: EventKind;
   data: unknown;
+  /** Projects with several locales: the locales whose values changed (every locale for a shared change). */
+  locales?: string[];
 }
 
 export interface CmsEvents {
@@ -300,10 +302,12 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
       log,
       services,
       settings: { baseUrl: config.baseUrl, maxUploadBytes: config.maxUploadBytes },
-      async emit(kind, data) {
+      async emit(kind, data, opts) {
         const u = needUnit('emit');
-        u.outbox.push(...(await outboxRowsOf(dbOrTx, project.id, kind, data, clock.now())));
-        u.emitted.push({ projectId: project.id, kind, data });
+        // The changed locales travel with the event only where there is more than one locale.
+        const locales = opts?.locales && isMultilingual(project.locales) ? [...opts.locales] : undefined;
+        u.outbox.push(...(await outboxRowsOf(dbOrTx, project.id, kind, data, clock.now(), locales)));
+        u.emitted.push(locales ? { projectId: project.id, kind, data, locales } : { projectId: project.id, kind, data });
       },
       contentChanged() { needUnit('contentChanged').changed = true; },
       keysChanged() { needUnit('keysChanged').keys = true; },

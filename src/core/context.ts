@@ -89,8 +89,12 @@ export interface Ctx {
   log: Logger;
   settings: CoreSettings;
   services: Services;
-  /** Writes the event to the outbox in the current transaction; delivered after commit. */
-  emit(kind: EventKind, data: unknown): Promise<void>;
+  /**
+   * Writes the event to the outbox in the current transaction; delivered after commit. `locales`
+   * names the locales whose values changed: in a project with several locales the event carries
+   * them (a webhook payload's top-level `locales`); with one locale it is left out.
+   */
+  emit(kind: EventKind, data: unknown, opts?: { locales?: readonly string[] }): Promise<void>;
   /** Marks the project's public content as changed: caches drop it once the write commits. */
   contentChanged(): void;
   /** Marks API keys as changed (revoked): key caches drop them once the write commits. */

@@ -25,7 +25,7 @@ const filtered = (o: Record<string, unknown>) => ['status', 'search', 'category'
 
 interface PostOpts {
   title?: string; slug?: string; body?: string; bodyFile?: string; summary?: string; status?: string; publishedAt?: string;
-  featuredImage?: string; author?: string; categories?: string; tags?: string; seo?: string;
+  featuredImage?: string; author?: string; categories?: string; tags?: string; seo?: string; locale?: string;
 }
 
 export function registerBlog(program: Command, state: ProgramState): void {
@@ -48,7 +48,7 @@ export function registerBlog(program: Command, state: ProgramState): void {
     return defined({
       title: opts.title, slug: opts.slug, body, summary: opts.summary, publishedAt: opts.publishedAt,
       featuredImageId: orNone(opts.featuredImage), author: orNone(opts.author),
-      categories: list(opts.categories), tags: list(opts.tags), seo: await readJsonOption(io, 'seo', opts.seo),
+      categories: list(opts.categories), tags: list(opts.tags), seo: await readJsonOption(io, 'seo', opts.seo), locale: opts.locale,
     });
   }
   const postOptions = (c: Command, slugHelp: string) => c
@@ -61,7 +61,8 @@ export function registerBlog(program: Command, state: ProgramState): void {
     .option('--author <idOrSlug>', 'the author ("none" clears it)')
     .option('--categories <list>', 'comma-separated category slugs or ids (replaces them)')
     .option('--tags <list>', 'comma-separated tag slugs or ids (replaces them)')
-    .option('--seo <json>', 'SEO as JSON or @file.json (metaTitle, ogImageId…); merged key by key');
+    .option('--seo <json>', 'SEO as JSON or @file.json (metaTitle, ogImageId…); merged key by key')
+    .option('--locale <code>', 'write the title, summary, body and SEO in this locale (default: the project\'s default)');
 
   const posts = blog.command('posts').description('blog posts (drafts included)');
   posts.command('list').description('list posts, newest change first, drafts included')

@@ -78,12 +78,14 @@ function registerVerbs(cmd: Command, state: ProgramState, kind: 'page' | 'item')
     .addOption(countOption('--base-version <n>', 'the version the edit started from', 1).makeOptionMandatory())
     .addOption(choiceOption('--strategy <strategy>', 'mine keeps your edit, theirs takes the current version, merge saves --fields', choices.conflictStrategies).makeOptionMandatory())
     .option('--fields <json>', 'for mine: the fields to keep; for merge: the whole merged fields (JSON or @file.json)')
-    .action(action(state, async (g, idOrSlug: string, opts: { collection?: string; baseVersion: string; strategy: string; fields?: string }) => {
+    .option('--locale <code>', 'the locale --fields are in (default: the project\'s default locale)')
+    .action(action(state, async (g, idOrSlug: string, opts: { collection?: string; baseVersion: string; strategy: string; fields?: string; locale?: string }) => {
       if (!/^\d+$/.test(opts.baseVersion)) throw new UsageError(`--base-version must be a version number, got "${opts.baseVersion}"`);
       const input = {
         ref: refOf(idOrSlug), ...collectionOf(opts), baseVersion: Number(opts.baseVersion),
         strategy: chosen(choices.conflictStrategies, opts.strategy, '--strategy'),
         fields: await readJsonOption(io, 'fields', opts.fields),
+        locale: opts.locale,
       };
       const data = await run(g, (e) => e.run(ops.resolveConflict, input));
       printResult(io, g, data, (d) => `Resolved ${noun} ${d.slug}; it is now version ${d.version}.`);

@@ -46,6 +46,8 @@ function emptyList(kind: 'page' | 'item', opts: ListOpts & { collection?: string
     (opts.type ? '' : ' (page types: cms schema list)');
 }
 
+const localeHelp = (kind: 'page' | 'item') => `write the localized fields${kind === 'page' ? ' and the SEO' : ''} in this locale; shared fields change for every locale (default: the project's default locale)`;
+
 function registerEntryCommands(program: Command, state: ProgramState, kind: 'page' | 'item'): Command {
   const { io } = state;
   const p = kind === 'page' ? 'pages' : 'items';
@@ -82,13 +84,15 @@ function registerEntryCommands(program: Command, state: ProgramState, kind: 'pag
     .option('--fields <json>', 'content as JSON, or @file.json')
     .addOption(kind === 'page' ? new Option('--seo <json>', 'SEO as JSON or @file.json (ogImageId, metaTitle…)') : countOption('--sort-order <n>', 'position in authored order'))
     .addOption(choiceOption('--status <status>', 'draft (the default), or published to publish it at once', choices.contentStatuses))
-    .action(action(state, async (g, opts: { type?: string; collection?: string; name: string; slug: string; fields?: string; seo?: string; sortOrder?: string; status?: string }) => {
+    .option('--locale <code>', localeHelp(kind))
+    .action(action(state, async (g, opts: { type?: string; collection?: string; name: string; slug: string; fields?: string; seo?: string; sortOrder?: string; status?: string; locale?: string }) => {
       const input = {
         ...(kind === 'page' ? { pageTypeSlug: given(opts.type, '--type') } : { collectionTypeSlug: given(opts.collection, '--collection') }),
         name: opts.name, slug: opts.slug,
         fields: await readJsonOption(io, 'fields', opts.fields),
         ...(kind === 'page' ? { seo: await readJsonOption(io, 'seo', opts.seo) } : { sortOrder: opts.sortOrder === undefined ? undefined : Number(opts.sortOrder) }),
         status: chosen(choices.contentStatuses, opts.status, '--status'),
+        locale: opts.locale,
       };
       const data = await run(g, (e) => e.run(ops.create, input));
       printResult(io, g, data, (d) => `Created ${noun} ${d.slug} (${d.status}), id ${d.id}.`);
@@ -99,12 +103,14 @@ function registerEntryCommands(program: Command, state: ProgramState, kind: 'pag
     .option('--fields <json>', 'fields to change, as JSON or @file.json (null clears a field)')
     .addOption(kind === 'page' ? new Option('--seo <json>', 'SEO members to change, as JSON or @file.json (null clears one)') : countOption('--sort-order <n>', 'position in authored order'))
     .addOption(countOption('--version <n>', 'the version you expect (refused with VERSION_CONFLICT if it moved on)', 1))
-    .action(action(state, async (g, idOrSlug: string, opts: { collection?: string; name?: string; slug?: string; fields?: string; seo?: string; sortOrder?: string; version?: string }) => {
+    .option('--locale <code>', localeHelp(kind))
+    .action(action(state, async (g, idOrSlug: string, opts: { collection?: string; name?: string; slug?: string; fields?: string; seo?: string; sortOrder?: string; version?: string; locale?: string }) => {
       const input = {
         ref: refOf(idOrSlug), ...collectionOf(opts), name: opts.name, slug: opts.slug,
         fields: await readJsonOption(io, 'fields', opts.fields),
         ...(kind === 'page' ? { seo: await readJsonOption(io, 'seo', opts.seo) } : { sortOrder: opts.sortOrder === undefined ? undefined : Number(opts.sortOrder) }),
         version: opts.version === undefined ? undefined : Number(opts.version),
+        locale: opts.locale,
       };
       const data = await run(g, (e) => e.run(ops.update, input));
       printResult(io, g, data, (d) => `Updated ${noun} ${d.slug}, now version ${d.version}.`);

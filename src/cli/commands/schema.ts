@@ -11,6 +11,7 @@ type Plan = {
   update: Array<{ kind: string; slug: string; changes: string[] }>;
   delete: Array<{ kind: string; slug: string; contentCount: number }>;
   unchanged: Array<{ kind: string; slug: string }>;
+  localization?: Array<{ kind: string; slug: string; field: string; direction: 'localized' | 'shared'; entriesLosingValues: number }>;
 };
 
 const describePlan = (plan: Plan, applied: boolean): string => {
@@ -18,6 +19,12 @@ const describePlan = (plan: Plan, applied: boolean): string => {
   for (const c of plan.create) lines.push(`+ ${c.kind}/${c.slug}`);
   for (const u of plan.update) lines.push(`~ ${u.kind}/${u.slug}: ${u.changes.join(', ')}`);
   for (const d of plan.delete) lines.push(`- ${d.kind}/${d.slug}${d.contentCount ? ` (${d.contentCount} entries)` : ''}`);
+  for (const l of plan.localization ?? []) {
+    lines.push(l.direction === 'localized'
+      ? `  ${l.kind}/${l.slug}: field ${l.field} becomes localized (its value stays the default locale's; other locales start empty)`
+      : `  ${l.kind}/${l.slug}: field ${l.field} becomes shared (the default locale's value stays; ` +
+        `${l.entriesLosingValues} entr${l.entriesLosingValues === 1 ? 'y loses' : 'ies lose'} other locales' values)`);
+  }
   const n = plan.create.length + plan.update.length + plan.delete.length;
   lines.push(n === 0 ? 'Schema is up to date.' : `${n} change${n === 1 ? '' : 's'}${applied ? ' applied' : ' to apply'}; ${plan.unchanged.length} unchanged.`);
   return lines.join('\n');

@@ -9,6 +9,8 @@ import { defineOperation } from '../operation.js';
 import { limitParam, pageParam, paginationOf, queryBool } from '../media/schemas.js';
 import { postSortFields, queryPosts, slugList } from './query.js';
 import { createPostInput, entityRef, maxBodyBytes, postStatuses, slugify, updatePostInput } from './schemas.js';
+import { isRecord } from '../content/localize.js';
+import { writeLocale } from '../content/locale-writes.js';
 import { toPostShape } from './shapes.js';
 import { findPost, loadPostRelations, resolvePostRefs, setPostTerms, type PostRow } from './store.js';
 
@@ -35,6 +37,38 @@ async function shapeOne(ctx: Ctx, row: PostRow) {
   return toPostShape(ctx, row, await loadPostRelations(ctx, [row]));
 }
 
+/** A post's title, summary, body and SEO in another locale than the default. */
+interface PostLocaleInput {
+  title?: string | undefined;
+  summary?: string | undefined;
+  body?: string | undefined;
+  seo?: Record<string, unknown> | undefined;
+}
+
+/**
+ * One locale's title, summary, body and SEO merged into what it had: a member given replaces
+ * (an empty summary or body clears it, so the locale falls back), SEO merges key by key (null
+ * clears a key). A locale left with nothing is dropped.
+ */
+function mergePostLocale(locales: Record<string, Record<string, unknown>>, code: string, input: PostLocaleInput): Record<string, Record<string, unknown>> {
+  const own: Record<string, unknown> = { ...locales[code] };
+  for (const member of ['title', 'summary', 'body'] as const) {
+    const v = input[member];
+    if (v === undefined) continue;
+    if (v === '') delete own[member];
+    else own[member] = v;
+  }
+  if (input.seo !== undefined) {
+    const seo = cleanSeo({ ...(isRecord(own.seo) ? own.seo : {}), ...input.seo });
+    if (Object.keys(seo).length) own.seo = seo;
+    else delete own.seo;
+  }
+  const out = { ...locales };
+  if (Object.keys(own).length) out[code] = own;
+  else delete out[code];
+  return out;
+}
+
 export const createPost = defineOperation({
   name: 'blog.posts.create',
   input: createPostInput,
@@ -43,6 +77,11 @@ export const createPost = defineOperation({
   async run(ctx, input) {
     const slug = input.slug ?? slugify(input.title);
     if (!slug) throw new CmsError('VALIDATION_FAILED', 'Invalid input: slug: give a slug; none can be made from this title', [{ path: 'slug', message: 'required' }]);
+    const pl = ctx.project.locales;
+    const locale = writeLocale(pl, input.locale);
+    // Written in another locale, the title is that locale's and, since a post always has one,
+    // the default's too until it is written there; summary, body and SEO are the locale's only.
+    const other = locale !== pl.defaultLocale;
     checkBody(input.body);
     await assertSlugFree(ctx, slug);
     const refs = await resolvePostRefs(ctx, { ...input, ogImageId: input.seo?.ogImageId });
@@ -53,12 +92,13 @@ export const createPost = defineOperation({
       projectId: ctx.project.id,
       slug,
       title: input.title,
-      body: input.body ?? '',
-      summary: input.summary ?? '',
+      body: other ? '' : input.body ?? '',
+      summary: other ? '' : input.summary ?? '',
       status,
       authorId: refs.authorId ?? null,
       featuredImageId: input.featuredImageId?.toLowerCase() ?? null,
-      seo: cleanSeo(input.seo ?? {}),
+      seo: other ? {} : cleanSeo(input.seo ?? {}),
+      locales: other ? mergePostLocale({}, locale, input) : {},
       publishedAt,
       createdAt: now,
       updatedAt: now,
@@ -76,18 +116,25 @@ export const updatePost = defineOperation({
   write: true,
   async run(ctx, input) {
     const row = await findPost(ctx, input.id, true);
+    const pl = ctx.project.locales;
+    const locale = writeLocale(pl, input.locale);
     checkBody(input.body);
     if (input.slug !== undefined && input.slug !== row.slug) await assertSlugFree(ctx, input.slug, row.id);
     const refs = await resolvePostRefs(ctx, { ...input, ogImageId: input.seo?.ogImageId });
     const set: Partial<typeof blogPosts.$inferInsert> = { updatedAt: ctx.clock.now() };
-    if (input.title !== undefined) set.title = input.title;
+    if (locale !== pl.defaultLocale) {
+      // Another locale: its title, summary, body and SEO; the rest of the post is shared.
+      set.locales = mergePostLocale(row.locales, locale, input);
+    } else {
+      if (input.title !== undefined) set.title = input.title;
+      if (input.body !== undefined) set.body = input.body;
+      if (input.summary !== undefined) set.summary = input.summary;
+      if (input.seo !== undefined) set.seo = cleanSeo({ ...row.seo, ...input.seo });
+    }
     if (input.slug !== undefined) set.slug = input.slug;
-    if (input.body !== undefined) set.body = input.body;
-    if (input.summary !== undefined) set.summary = input.summary;
     if (input.publishedAt !== undefined) set.publishedAt = input.publishedAt ? new Date(input.publishedAt) : null;
     if (input.featuredImageId !== undefined) set.featuredImageId = input.featuredImageId?.toLowerCase() ?? null;
     if (refs.authorId !== undefined) set.authorId = refs.authorId;
-    if (input.seo !== undefined) set.seo = cleanSeo({ ...row.seo, ...input.seo });
     const [updated] = await ctx.db.update(blogPosts).set(set).where(eq(blogPosts.id, row.id)).returning();
     await setPostTerms(ctx.db, row.id, refs.categoryIds, refs.tagIds);
     ctx.contentChanged();

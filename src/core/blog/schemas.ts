@@ -47,6 +47,8 @@ export const createPostInput = z.strictObject({
   categories: postFields.categories.optional(),
   tags: postFields.tags.optional(),
   seo: postFields.seo.optional(),
+  /** The locale title, summary, body and SEO are written in (the project's default when absent). */
+  locale: z.string().optional(),
 });
 
 /** Only the members given change; `seo` is merged key by key (null clears a key). */
@@ -62,6 +64,7 @@ export const updatePostInput = z.strictObject({
   categories: postFields.categories.optional(),
   tags: postFields.tags.optional(),
   seo: postFields.seo.optional(),
+  locale: z.string().optional(),
 });
 
 export const authorFields = {

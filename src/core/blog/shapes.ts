@@ -1,4 +1,5 @@
 import { iso } from '../../lib/iso.js';
+import { isMultilingual } from '../locales/model.js';
 import { seoKeys } from '../content/shapes.js';
 import type { Ctx } from '../context.js';
 import type { FieldSelection } from '../content/query.js';
@@ -54,6 +55,8 @@ export function toPostShape(ctx: ShapeCtx, row: PostRow, rel: PostRelations) {
     seo: row.seo,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+    // Projects with several locales: the other locales' title, summary, body and SEO, by code.
+    ...(isMultilingual(ctx.project.locales) ? { locales: row.locales } : {}),
   };
 }
 

@@ -328,7 +328,9 @@ async function listEntryRows(ctx: Ctx, plan: ListPlan): Promise<{ rows: Array<En
     const w = idWindow(ctx, plan);
     const found = await ctx.db.select({ row: collectionItems, revision }).from(w)
       .innerJoin(collectionItems, eq(collectionItems.id, w.id)).orderBy(w.position);
-    return found.map(({ row, revision: rev }) => ({ ...row, typeId: row.collectionTypeId, seo: {}, publishedSeo: null, typeSlug: plan.typeSlug ?? '', revision: rev }));
+    return found.map(({ row, revision: rev }) => ({
+      ...row, typeId: row.collectionTypeId, seo: {}, publishedSeo: null, seoLocales: {}, publishedSeoLocales: null, typeSlug: plan.typeSlug ?? '', revision: rev,
+    }));
   });
   return { rows, total };
 }
@@ -383,7 +385,8 @@ async function toReadShapes(ctx: Ctx, kind: EntryKind, rows: DeliveryRow[], draf
 export async function listEntriesAdmin<K extends EntryKind>(ctx: Ctx, kind: K, typeSlug: string | undefined, pairs: QueryPairs) {
   const plan = await planList(ctx, { kind, typeSlug, pairs, drafts: true });
   const { rows, total } = await listEntryRows(ctx, plan);
-  return { data: rows.map((r) => toWriteShape(kind, r, r.typeSlug)), pagination: pagination(plan.query, total) };
+  // Every locale's values, in a project with several (the admin list shows what the editor edits).
+  return { data: rows.map((r) => toWriteShape(kind, r, r.typeSlug, ctx.project.locales)), pagination: pagination(plan.query, total) };
 }
 
 const queryInput = z.record(z.string(), z.string()).or(z.array(z.tuple([z.string(), z.string()]))).default([])
@@ -437,12 +440,9 @@ async function findBySlug(ctx: Ctx, kind: EntryKind, slug: string, typeId: strin
   return null;
 }
 
-/**
- * One of the other locales' columns of a row as the store reads it (the whole table row,
- * whichever of its columns the row's shape declares).
- */
+/** One of the other locales' columns of a row; anything not shaped as locale values reads as none. */
 const localeColumn = (row: EntryRow, column: 'draftLocales' | 'publishedLocales' | 'seoLocales' | 'publishedSeoLocales'): LocaleValues | null => {
-  const v: unknown = Reflect.get(row, column);
+  const v: unknown = row[column];
   return isLocaleValues(v) ? v : null;
 };
 

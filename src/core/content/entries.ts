@@ -6,7 +6,10 @@ import type { Ctx } from '../context.js';
 import { CmsError, type Issue } from '../errors.js';
 import { requiredMissing, validateContent } from '../schema/index.js';
 import { slugPattern } from '../slug.js';
+import type { LocaleValues } from '../../db/schema/index.js';
+import { isMultilingual, localizedFieldNames, splitLocalized, type ProjectLocales } from '../locales/model.js';
 import { createContentLookups } from './lookups.js';
+import { changedLocales, everyLocaleCode, mergeOwn, missingInLocales, withLocaleValues, writeLocale, type LocaleState } from './locale-writes.js';
 import { seoWriteSchema } from './shapes.js';
 import { storeOf, type EntryKind, type EntryRef, type EntryRow, type EntryStore, type EntryType, type WriteShapeOf } from './store.js';
 
@@ -15,9 +18,15 @@ export type WriteShape = WriteShapeOf<EntryKind>;
 /** 1 MB: 1,048,576 bytes of the JSON-serialised `fields`; a larger document is refused. */
 export const maxFieldsBytes = 1_048_576;
 
-export function toWriteShape<K extends EntryKind>(kind: K, row: EntryRow, typeSlug: string): WriteShapeOf<K> {
-  return storeOf(kind).shape(row, typeSlug);
+/** The write shape; in a project with several locales it carries every locale's values. */
+export function toWriteShape<K extends EntryKind>(kind: K, row: EntryRow, typeSlug: string, pl: ProjectLocales): WriteShapeOf<K> {
+  return storeOf(kind).shape(row, typeSlug, isMultilingual(pl));
 }
+
+/** An entry's draft in every locale, for telling which locales a change touched. */
+const stateOf = (row: EntryRow): LocaleState => ({
+  name: row.name, slug: row.slug, content: row.draftContent, others: row.draftLocales, seo: row.seo, seoOthers: row.seoLocales,
+});
 
 export function checkSlug(slug: string, path = 'slug'): void {
   if (!slugPattern.test(slug) || slug.length > 255) {
@@ -70,15 +79,31 @@ function mergeKeys(base: Record<string, unknown>, patch: Record<string, unknown>
   return out;
 }
 
-async function requirePublishable(ctx: Ctx, type: EntryType, content: Record<string, unknown>): Promise<void> {
+/**
+ * What publishing needs: the required fields in the default locale, and in every other locale
+ * the fields marked `requiredInAllLocales` (named `<code>.<field>`); then every locale's values
+ * valid still.
+ */
+async function requirePublishable(ctx: Ctx, type: EntryType, content: Record<string, unknown>, others: LocaleValues): Promise<void> {
   const lookups = await createContentLookups(ctx.db, ctx.project.id, type.fields);
-  const missing = requiredMissing(type.fields, content, lookups.component);
+  const missing = [...requiredMissing(type.fields, content, lookups.component), ...missingInLocales(type.fields, ctx.project.locales, others)];
   if (missing.length) {
     throw new CmsError('REQUIRED_FIELDS_MISSING', `Required fields are missing: ${missing.join(', ')}`, { fields: missing });
   }
   // What was valid when saved may point at something deleted since; publish checks again.
   const { issues } = await validateContent(type.fields, content, lookups, { requireRequired: true, applyDefaults: false });
+  const localized = localizedFieldNames(type.fields);
+  for (const [code, values] of Object.entries(others)) {
+    const own = await validateContent(type.fields.filter((f) => localized.has(f.name)), values, lookups, { requireRequired: false, applyDefaults: false });
+    issues.push(...own.issues.map((i) => ({ ...i, path: `${code}.${i.path}` })));
+  }
   if (issues.length) throw contentInvalid(issues);
+}
+
+/** A locale's own values of localized fields, validated (nothing required: a locale may lack any). */
+async function validateOwn(ctx: Ctx, type: EntryType, values: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const localized = localizedFieldNames(type.fields);
+  return validateFields(ctx, { ...type, fields: type.fields.filter((f) => localized.has(f.name)) }, values, false);
 }
 
 export interface CreateEntryInput {
@@ -89,6 +114,10 @@ export interface CreateEntryInput {
   seo?: Record<string, unknown> | undefined;
   status?: 'draft' | 'published' | undefined;
   sortOrder?: number | undefined;
+  /** The locale `fields` and `seo` are written in (the project's default when absent). */
+  locale?: string | undefined;
+  /** A clone's other locales' draft values and SEO, taken over whole. */
+  copyLocales?: { draftLocales: LocaleValues; seoLocales: LocaleValues } | undefined;
 }
 
 export async function loadType(ctx: Ctx, store: EntryStore, slug: string): Promise<EntryType> {
@@ -100,17 +129,32 @@ export async function loadType(ctx: Ctx, store: EntryStore, slug: string): Promi
 export async function createEntry<K extends EntryKind>(ctx: Ctx, kind: K, input: CreateEntryInput): Promise<WriteShapeOf<K>> {
   const store = storeOf(kind);
   const type = await loadType(ctx, store, input.typeSlug);
+  const pl = ctx.project.locales;
+  const locale = writeLocale(pl, input.locale);
   checkSlug(input.slug);
   checkSize(input.fields ?? {});
-  const fields = await validateFields(ctx, type, input.fields ?? {}, true);
+  let fields: Record<string, unknown>;
+  let seo: Record<string, unknown> = {};
+  let draftLocales: LocaleValues = input.copyLocales?.draftLocales ?? {};
+  let seoLocales: LocaleValues = kind === 'page' ? input.copyLocales?.seoLocales ?? {} : {};
+  if (locale === pl.defaultLocale) {
+    fields = await validateFields(ctx, type, input.fields ?? {}, true);
+    if (kind === 'page') seo = await validateSeo(ctx, input.seo);
+  } else {
+    // In another locale: the shared fields (with the defaults of new content) are the entry's
+    // content, the localized ones that locale's own values.
+    const { shared, own } = splitLocalized(input.fields ?? {}, localizedFieldNames(type.fields));
+    fields = await validateFields(ctx, type, shared, true);
+    draftLocales = withLocaleValues(draftLocales, locale, await validateOwn(ctx, type, mergeOwn({}, own)));
+    if (kind === 'page') seoLocales = withLocaleValues(seoLocales, locale, await validateSeo(ctx, mergeOwn({}, input.seo ?? {})));
+  }
   checkSize(fields);
-  const seo = kind === 'page' ? await validateSeo(ctx, input.seo) : {};
   const slugExists = () => new CmsError('SLUG_EXISTS', `A ${store.label.toLowerCase()} with the slug "${input.slug}" already exists`);
   const publish = input.status === 'published';
   if (publish) {
     // A taken slug is reported before missing fields: checked first, then at the insert again.
     if (await store.slugTaken(ctx.db, ctx.project.id, type.id, input.slug)) throw slugExists();
-    await requirePublishable(ctx, type, fields);
+    await requirePublishable(ctx, type, fields, draftLocales);
   }
   const now = ctx.clock.now();
   const by = actorLabel(ctx.actor);
@@ -125,6 +169,10 @@ export async function createEntry<K extends EntryKind>(ctx: Ctx, kind: K, input:
     publishedContent: null,
     seo,
     publishedSeo: null,
+    draftLocales,
+    publishedLocales: null,
+    seoLocales,
+    publishedSeoLocales: null,
     sortOrder: input.sortOrder ?? (await store.nextSortOrder(ctx.db, type.id)),
     version: 1,
     publishedAt: null,
@@ -136,14 +184,18 @@ export async function createEntry<K extends EntryKind>(ctx: Ctx, kind: K, input:
   });
   if (!inserted) throw slugExists();
   let row = inserted;
-  await ctx.emit(store.events.created, toWriteShape(kind, row, type.slug));
+  // A new entry is news in every locale.
+  const every = { locales: everyLocaleCode(pl) };
+  await ctx.emit(store.events.created, toWriteShape(kind, row, type.slug, pl), every);
   if (publish) {
-    row = (await store.update(ctx.db, row.id, { status: 'published', publishedContent: fields, publishedSeo: seo, publishedAt: now }))!;
-    await store.snapshot(ctx.db, row, by, now);
-    await ctx.emit(store.events.published, toWriteShape(kind, row, type.slug));
+    row = (await store.update(ctx.db, row.id, {
+      status: 'published', publishedContent: fields, publishedSeo: seo, publishedLocales: draftLocales, publishedSeoLocales: seoLocales, publishedAt: now,
+    }))!;
+    await store.snapshot(ctx.db, row, by, now, pl.defaultLocale);
+    await ctx.emit(store.events.published, toWriteShape(kind, row, type.slug, pl), every);
   }
   ctx.contentChanged();
-  return toWriteShape(kind, row, type.slug);
+  return toWriteShape(kind, row, type.slug, pl);
 }
 
 export interface UpdateEntryInput {
@@ -155,6 +207,10 @@ export interface UpdateEntryInput {
   seo?: Record<string, unknown> | undefined;
   sortOrder?: number | undefined;
   expectedVersion?: number | undefined;
+  /** The locale `fields` and `seo` are written in (the project's default when absent). */
+  locale?: string | undefined;
+  /** A restore: the other locales' draft values and SEO, replaced whole (after `fields` and `seo`). */
+  replaceLocales?: { draftLocales: LocaleValues; seoLocales: LocaleValues } | undefined;
   /** Autosave keeps the draft without an event. */
   silent?: boolean;
 }
@@ -184,15 +240,38 @@ export async function updateEntry<K extends EntryKind>(ctx: Ctx, kind: K, input:
     }
     changes.slug = input.slug;
   }
-  if (input.fields !== undefined) {
-    checkSize(input.fields);
-    const merged = mergeKeys(row.draftContent, input.fields);
-    changes.draftContent = await validateFields(ctx, type, merged, false);
-    checkSize(changes.draftContent);
+  const pl = ctx.project.locales;
+  const locale = writeLocale(pl, input.locale);
+  if (input.fields !== undefined) checkSize(input.fields);
+  if (locale === pl.defaultLocale) {
+    if (input.fields !== undefined) changes.draftContent = await validateFields(ctx, type, mergeKeys(row.draftContent, input.fields), false);
+    if (input.seo !== undefined && kind === 'page') changes.seo = await validateSeo(ctx, mergeKeys(row.seo, input.seo));
+  } else {
+    // Another locale: its own values of localized fields merge key by key (null clears one, so
+    // the locale falls back again); shared fields change for every locale.
+    const { shared, own } = splitLocalized(input.fields ?? {}, localizedFieldNames(type.fields));
+    if (Object.keys(shared).length) changes.draftContent = await validateFields(ctx, type, mergeKeys(row.draftContent, shared), false);
+    if (Object.keys(own).length) {
+      changes.draftLocales = withLocaleValues(row.draftLocales, locale, await validateOwn(ctx, type, mergeOwn(row.draftLocales[locale], own)));
+    }
+    if (input.seo !== undefined && kind === 'page') {
+      changes.seoLocales = withLocaleValues(row.seoLocales, locale, await validateSeo(ctx, mergeOwn(row.seoLocales[locale], input.seo)));
+    }
   }
-  if (input.seo !== undefined && kind === 'page') {
-    changes.seo = await validateSeo(ctx, mergeKeys(row.seo, input.seo));
+  if (input.replaceLocales) {
+    const localized = localizedFieldNames(type.fields);
+    const draftLocales: LocaleValues = {};
+    for (const [code, values] of Object.entries(input.replaceLocales.draftLocales)) {
+      Object.assign(draftLocales, withLocaleValues({}, code, await validateOwn(ctx, type, splitLocalized(values, localized).own)));
+    }
+    changes.draftLocales = draftLocales;
+    if (kind === 'page') {
+      const seoLocales: LocaleValues = {};
+      for (const [code, values] of Object.entries(input.replaceLocales.seoLocales)) Object.assign(seoLocales, withLocaleValues({}, code, await validateSeo(ctx, values)));
+      changes.seoLocales = seoLocales;
+    }
   }
+  if (changes.draftContent) checkSize(changes.draftContent);
   if (input.sortOrder !== undefined && kind === 'item') changes.sortOrder = input.sortOrder;
   const now = ctx.clock.now();
   const updated = await store.update(ctx.db, row.id, {
@@ -203,41 +282,50 @@ export async function updateEntry<K extends EntryKind>(ctx: Ctx, kind: K, input:
     throw versionConflict(current?.version ?? row.version + 1, input.expectedVersion ?? row.version);
   }
   if (changes.slug) await store.addSlugHistory(ctx.db, updated, row.slug, now);
-  const shape = toWriteShape(kind, updated, type.slug);
-  if (!input.silent) await ctx.emit(store.events.updated, shape);
+  const shape = toWriteShape(kind, updated, type.slug, pl);
+  if (!input.silent) {
+    const locales = changedLocales(pl, stateOf(row), stateOf(updated), localizedFieldNames(type.fields), input.replaceLocales ? everyLocaleCode(pl) : [locale]);
+    await ctx.emit(store.events.updated, shape, { locales });
+  }
   ctx.contentChanged();
   return shape;
 }
 
 export async function publishEntry<K extends EntryKind>(ctx: Ctx, kind: K, ref: EntryRef, typeSlug?: string, opts: { eventData?: 'object' | 'id' } = {}): Promise<WriteShapeOf<K>> {
   const { row, type, store } = await findEntry(ctx, kind, ref, typeSlug, true);
-  await requirePublishable(ctx, type, row.draftContent);
+  const pl = ctx.project.locales;
+  await requirePublishable(ctx, type, row.draftContent, row.draftLocales);
   const now = ctx.clock.now();
+  // Every locale goes live at once.
   const updated = (await store.update(ctx.db, row.id, {
     status: 'published',
     publishedContent: row.draftContent,
     publishedSeo: row.seo,
+    publishedLocales: row.draftLocales,
+    publishedSeoLocales: row.seoLocales,
     // Re-publishing an edited page keeps its first publication date, so lists keep their order.
     publishedAt: row.status === 'published' && row.publishedAt ? row.publishedAt : now,
     publishAt: null,
     updatedBy: actorLabel(ctx.actor),
   }))!;
-  await store.snapshot(ctx.db, updated, actorLabel(ctx.actor), now);
-  const shape = toWriteShape(kind, updated, type.slug);
-  await ctx.emit(store.events.published, opts.eventData === 'id' ? { id: updated.id } : shape);
+  await store.snapshot(ctx.db, updated, actorLabel(ctx.actor), now, pl.defaultLocale);
+  const shape = toWriteShape(kind, updated, type.slug, pl);
+  await ctx.emit(store.events.published, opts.eventData === 'id' ? { id: updated.id } : shape, { locales: everyLocaleCode(pl) });
   ctx.contentChanged();
   return shape;
 }
 
 export async function unpublishEntry<K extends EntryKind>(ctx: Ctx, kind: K, ref: EntryRef, typeSlug?: string, opts: { eventData?: 'object' | 'id' } = {}): Promise<WriteShapeOf<K>> {
   const { row, type, store } = await findEntry(ctx, kind, ref, typeSlug, true);
+  const pl = ctx.project.locales;
   const now = ctx.clock.now();
   const updated = (await store.update(ctx.db, row.id, {
-    status: 'draft', publishedContent: null, publishedSeo: null, publishedAt: null, updatedBy: actorLabel(ctx.actor),
+    status: 'draft', publishedContent: null, publishedSeo: null, publishedLocales: null, publishedSeoLocales: null, publishedAt: null,
+    updatedBy: actorLabel(ctx.actor),
   }))!;
-  await store.snapshot(ctx.db, updated, actorLabel(ctx.actor), now);
-  const shape = toWriteShape(kind, updated, type.slug);
-  await ctx.emit(store.events.unpublished, opts.eventData === 'id' ? { id: updated.id } : shape);
+  await store.snapshot(ctx.db, updated, actorLabel(ctx.actor), now, pl.defaultLocale);
+  const shape = toWriteShape(kind, updated, type.slug, pl);
+  await ctx.emit(store.events.unpublished, opts.eventData === 'id' ? { id: updated.id } : shape, { locales: everyLocaleCode(pl) });
   ctx.contentChanged();
   return shape;
 }
@@ -259,12 +347,14 @@ export async function findReferrers(db: Db, projectId: string, id: string, excep
     .innerJoin(pageTypes, eq(pageTypes.id, pages.pageTypeId))
     .where(and(eq(pages.projectId, projectId), isNull(pages.deletedAt), exceptId ? ne(pages.id, exceptId) : undefined,
       or(sql`lower(${pages.draftContent}::text) like ${needle}`, sql`lower(${pages.publishedContent}::text) like ${needle}`,
-        sql`lower(${pages.seo}::text) like ${needle}`)))
+        sql`lower(${pages.seo}::text) like ${needle}`, sql`lower(${pages.draftLocales}::text) like ${needle}`,
+        sql`lower(${pages.publishedLocales}::text) like ${needle}`, sql`lower(${pages.seoLocales}::text) like ${needle}`)))
     .limit(100);
   const itemRows = await db.select({ id: collectionItems.id, slug: collectionItems.slug, typeSlug: collectionTypes.slug }).from(collectionItems)
     .innerJoin(collectionTypes, eq(collectionTypes.id, collectionItems.collectionTypeId))
     .where(and(eq(collectionItems.projectId, projectId), isNull(collectionItems.deletedAt), exceptId ? ne(collectionItems.id, exceptId) : undefined,
-      or(sql`lower(${collectionItems.draftContent}::text) like ${needle}`, sql`lower(${collectionItems.publishedContent}::text) like ${needle}`)))
+      or(sql`lower(${collectionItems.draftContent}::text) like ${needle}`, sql`lower(${collectionItems.publishedContent}::text) like ${needle}`,
+        sql`lower(${collectionItems.draftLocales}::text) like ${needle}`, sql`lower(${collectionItems.publishedLocales}::text) like ${needle}`)))
     .limit(100);
   return [
     ...pageRows.map((r) => ({ ...r, type: 'page' as const })),
@@ -284,7 +374,8 @@ export async function deleteEntry(ctx: Ctx, kind: EntryKind, ref: EntryRef, type
   }
   const now = ctx.clock.now();
   await store.update(ctx.db, row.id, { deletedAt: now, updatedAt: now, updatedBy: actorLabel(ctx.actor) });
-  await ctx.emit(store.events.deleted, opts.eventData === 'id' ? { id: row.id } : { id: row.id, name: row.name, slug: row.slug });
+  await ctx.emit(store.events.deleted, opts.eventData === 'id' ? { id: row.id } : { id: row.id, name: row.name, slug: row.slug },
+    { locales: everyLocaleCode(ctx.project.locales) });
   ctx.contentChanged();
   return { success: true };
 }

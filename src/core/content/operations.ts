@@ -21,6 +21,8 @@ const version = z.number().int().positive();
 const forceFlag = z.union([z.boolean(), z.enum(['true', 'false'])]).transform((v) => v === true || v === 'true').default(false);
 const status = z.enum(['draft', 'published']);
 const sortOrder = z.number().int();
+/** The locale a write is in (the project's default when absent); checked against the project's locales by the write. */
+const locale = z.string().optional();
 /** Reads and writes by id or slug may name the entry's type: a page type, or a collection type. */
 const pageTypeRef = z.string().optional();
 const itemTypeRef = z.string().min(1).optional();
@@ -34,11 +36,13 @@ export const createPage = defineOperation({
     fields: fieldsSchema.optional(),
     seo: seoInput.optional(),
     status: status.optional(),
+    locale,
   }),
   access: writeAccess,
   write: true,
   run: (ctx, input) => createEntry(ctx, 'page', {
     typeSlug: input.pageTypeSlug, name: input.name, slug: input.slug, fields: input.fields, seo: input.seo, status: input.status,
+    locale: input.locale,
   }),
 });
 
@@ -51,12 +55,13 @@ export const createItem = defineOperation({
     fields: fieldsSchema.optional(),
     sortOrder: sortOrder.optional(),
     status: status.optional(),
+    locale,
   }),
   access: writeAccess,
   write: true,
   run: (ctx, input) => createEntry(ctx, 'item', {
     typeSlug: input.collectionTypeSlug, name: input.name, slug: input.slug, fields: input.fields, status: input.status,
-    sortOrder: input.sortOrder,
+    sortOrder: input.sortOrder, locale: input.locale,
   }),
 });
 
@@ -70,12 +75,13 @@ export const updatePage = defineOperation({
     fields: fieldsSchema.optional(),
     seo: seoInput.optional(),
     version: version.optional(),
+    locale,
   }),
   access: writeAccess,
   write: true,
   run: (ctx, input) => updateEntry(ctx, 'page', {
     ref: input.ref, typeSlug: input.collection, name: input.name, slug: input.slug, fields: input.fields,
-    seo: input.seo, expectedVersion: input.version,
+    seo: input.seo, expectedVersion: input.version, locale: input.locale,
   }),
 });
 
@@ -89,12 +95,13 @@ export const updateItem = defineOperation({
     fields: fieldsSchema.optional(),
     sortOrder: sortOrder.optional(),
     version: version.optional(),
+    locale,
   }),
   access: writeAccess,
   write: true,
   run: (ctx, input) => updateEntry(ctx, 'item', {
     ref: input.ref, typeSlug: input.collection, name: input.name, slug: input.slug, fields: input.fields,
-    sortOrder: input.sortOrder, expectedVersion: input.version,
+    sortOrder: input.sortOrder, expectedVersion: input.version, locale: input.locale,
   }),
 });
 
@@ -153,7 +160,7 @@ export const getPage = defineOperation({
   write: false,
   async run(ctx, input) {
     const { row, type } = await findEntry(ctx, 'page', input.ref, input.collection);
-    return toWriteShape('page', row, type.slug);
+    return toWriteShape('page', row, type.slug, ctx.project.locales);
   },
 });
 
@@ -164,7 +171,7 @@ export const getItem = defineOperation({
   write: false,
   async run(ctx, input) {
     const { row, type } = await findEntry(ctx, 'item', input.ref, input.collection);
-    return toWriteShape('item', row, type.slug);
+    return toWriteShape('item', row, type.slug, ctx.project.locales);
   },
 });
 

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import type { collectionItems, pages } from '../../db/schema/index.js';
+import type { collectionItems, LocaleValues, pages } from '../../db/schema/index.js';
 import { iso } from '../../lib/iso.js';
 
-type CommonColumns = 'id' | 'name' | 'slug' | 'status' | 'draftContent' | 'publishedContent' | 'version' | 'createdAt' | 'updatedAt' | 'publishedAt' | 'publishAt';
-type PageRow = Pick<typeof pages.$inferSelect, CommonColumns | 'pageTypeId' | 'seo'>;
+type CommonColumns = 'id' | 'name' | 'slug' | 'status' | 'draftContent' | 'publishedContent' | 'version' | 'createdAt' | 'updatedAt' | 'publishedAt' | 'publishAt'
+  | 'draftLocales' | 'publishedLocales';
+type PageRow = Pick<typeof pages.$inferSelect, CommonColumns | 'pageTypeId' | 'seo' | 'seoLocales' | 'publishedSeoLocales'>;
 type ItemRow = Pick<typeof collectionItems.$inferSelect, CommonColumns | 'collectionTypeId' | 'sortOrder'>;
 
 /** The status column holds one of two words; anything but published reads as a draft. */
@@ -25,6 +26,11 @@ export interface PageWriteShape {
   updatedAt: string;
   publishedAt: string | null;
   publishAt: string | null;
+  /** Multi-locale projects only: the other locales' values of localized fields and SEO, by code. */
+  draftLocales?: LocaleValues;
+  publishedLocales?: LocaleValues | null;
+  seoLocales?: LocaleValues;
+  publishedSeoLocales?: LocaleValues | null;
 }
 
 export interface ItemWriteShape {
@@ -42,9 +48,16 @@ export interface ItemWriteShape {
   updatedAt: string;
   publishedAt: string | null;
   publishAt: string | null;
+  /** Multi-locale projects only: the other locales' values of localized fields, by code. */
+  draftLocales?: LocaleValues;
+  publishedLocales?: LocaleValues | null;
 }
 
-export const toPageWriteShape = (row: PageRow, typeSlug: string): PageWriteShape => ({
+/**
+ * The write shapes; `withLocales` (a project with more than one locale) adds the other locales'
+ * values, so an editor sees every locale. A project with one locale answers exactly as before.
+ */
+export const toPageWriteShape = (row: PageRow, typeSlug: string, withLocales = false): PageWriteShape => ({
   id: row.id,
   pageTypeId: row.pageTypeId,
   pageTypeSlug: typeSlug,
@@ -59,9 +72,13 @@ export const toPageWriteShape = (row: PageRow, typeSlug: string): PageWriteShape
   updatedAt: row.updatedAt.toISOString(),
   publishedAt: iso(row.publishedAt),
   publishAt: iso(row.publishAt),
+  ...(withLocales ? {
+    draftLocales: row.draftLocales, publishedLocales: row.publishedLocales ?? null,
+    seoLocales: row.seoLocales, publishedSeoLocales: row.publishedSeoLocales ?? null,
+  } : {}),
 });
 
-export const toItemWriteShape = (row: ItemRow, typeSlug: string): ItemWriteShape => ({
+export const toItemWriteShape = (row: ItemRow, typeSlug: string, withLocales = false): ItemWriteShape => ({
   id: row.id,
   collectionTypeId: row.collectionTypeId,
   collectionTypeSlug: typeSlug,
@@ -76,6 +93,7 @@ export const toItemWriteShape = (row: ItemRow, typeSlug: string): ItemWriteShape
   updatedAt: row.updatedAt.toISOString(),
   publishedAt: iso(row.publishedAt),
   publishAt: iso(row.publishAt),
+  ...(withLocales ? { draftLocales: row.draftLocales, publishedLocales: row.publishedLocales ?? null } : {}),
 });
 
 const nullableText = (max: number) => z.string().max(max).nullable().optional();

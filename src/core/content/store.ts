@@ -2,7 +2,7 @@ import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
   collectionItems, collectionTypes, itemSlugHistory, itemVersions, pages, pageSlugHistory, pageTypes, pageVersions,
-  type EntrySnapshot,
+  type EntrySnapshot, type LocaleValues,
 } from '../../db/schema/index.js';
 import type { EventKind } from '../context.js';
 import { CmsError } from '../errors.js';
@@ -31,6 +31,12 @@ export interface EntryRow {
   publishedContent: Record<string, unknown> | null;
   seo: Record<string, unknown>;
   publishedSeo: Record<string, unknown> | null;
+  /** Other locales' values of localized fields (draft, and as last published). */
+  draftLocales: LocaleValues;
+  publishedLocales: LocaleValues | null;
+  /** Other locales' SEO (pages; items have none). */
+  seoLocales: LocaleValues;
+  publishedSeoLocales: LocaleValues | null;
   sortOrder: number;
   version: number;
   publishedAt: Date | null;
@@ -74,14 +80,14 @@ export interface EntryStore<K extends EntryKind = EntryKind> {
   insert(db: Db, values: Omit<EntryRow, 'id' | 'deletedAt'> & { id?: string }): Promise<EntryRow | null>;
   update(db: Db, id: string, values: Partial<EntryRow>, expectedVersion?: number): Promise<EntryRow | null>;
   addSlugHistory(db: Db, entry: EntryRow, oldSlug: string, at: Date): Promise<void>;
-  snapshot(db: Db, entry: EntryRow, by: string, at: Date): Promise<void>;
+  snapshot(db: Db, entry: EntryRow, by: string, at: Date, defaultLocale: string): Promise<void>;
   nextSortOrder(db: Db, typeId: string): Promise<number>;
   /** The stored versions, newest first. */
   versions(db: Db, entryId: string): Promise<VersionRow[]>;
   /** The newest snapshot taken at a version (publish and unpublish may both snapshot one version). */
   snapshotAt(db: Db, entryId: string, version: number): Promise<EntrySnapshot | null>;
-  /** The write response shape of a row. */
-  shape(row: EntryRow, typeSlug: string): WriteShapeOf<K>;
+  /** The write response shape of a row; with `withLocales`, every locale's values beside it. */
+  shape(row: EntryRow, typeSlug: string, withLocales: boolean): WriteShapeOf<K>;
 }
 
 export type EntryRef = { id: string } | { slug: string };
@@ -89,7 +95,9 @@ export type EntryRef = { id: string } | { slug: string };
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const pageRow = (r: typeof pages.$inferSelect): EntryRow => ({ ...r, typeId: r.pageTypeId, sortOrder: 0 });
-const itemRow = (r: typeof collectionItems.$inferSelect): EntryRow => ({ ...r, typeId: r.collectionTypeId, seo: {}, publishedSeo: null });
+const itemRow = (r: typeof collectionItems.$inferSelect): EntryRow => ({
+  ...r, typeId: r.collectionTypeId, seo: {}, publishedSeo: null, seoLocales: {}, publishedSeoLocales: null,
+});
 
 function refCondition(ref: EntryRef, idCol: typeof pages.id | typeof collectionItems.id, slugCol: typeof pages.slug | typeof collectionItems.slug): SQL | null {
   if ('id' in ref) return uuidPattern.test(ref.id) ? eq(idCol, ref.id) : null;
@@ -100,9 +108,12 @@ const typeOf = (t: typeof pageTypes.$inferSelect): EntryType => ({ id: t.id, slu
 
 type NewEntry = Omit<EntryRow, 'id' | 'deletedAt'> & { id?: string };
 
-const snapshotOf = (e: EntryRow): EntrySnapshot => ({
+/** Every locale's values go into a snapshot, with the default locale they are relative to. */
+const snapshotOf = (e: EntryRow, defaultLocale: string): EntrySnapshot => ({
   name: e.name, slug: e.slug, status: e.status, draftContent: e.draftContent, publishedContent: e.publishedContent,
   seo: e.seo, publishedSeo: e.publishedSeo,
+  draftLocales: e.draftLocales, publishedLocales: e.publishedLocales, seoLocales: e.seoLocales, publishedSeoLocales: e.publishedSeoLocales,
+  defaultLocale,
 });
 
 function pageValues(v: Partial<EntryRow>) {
@@ -111,7 +122,7 @@ function pageValues(v: Partial<EntryRow>) {
 }
 
 function itemValues(v: Partial<EntryRow>) {
-  const { typeId, seo: _seo, publishedSeo: _pseo, ...rest } = v;
+  const { typeId, seo: _seo, publishedSeo: _pseo, seoLocales: _sl, publishedSeoLocales: _psl, ...rest } = v;
   return { ...rest, ...(typeId ? { collectionTypeId: typeId } : {}) };
 }
 
@@ -121,7 +132,7 @@ function newPage(v: NewEntry): typeof pages.$inferInsert {
 }
 
 function newItem(v: NewEntry): typeof collectionItems.$inferInsert {
-  const { typeId, seo: _seo, publishedSeo: _pseo, ...rest } = v;
+  const { typeId, seo: _seo, publishedSeo: _pseo, seoLocales: _sl, publishedSeoLocales: _psl, ...rest } = v;
   return { ...rest, collectionTypeId: typeId };
 }
 
@@ -164,8 +175,8 @@ export const pageStore: EntryStore<'page'> = {
   async addSlugHistory(db, entry, oldSlug, at) {
     await db.insert(pageSlugHistory).values({ projectId: entry.projectId, pageId: entry.id, slug: oldSlug, createdAt: at });
   },
-  async snapshot(db, entry, by, at) {
-    await db.insert(pageVersions).values({ pageId: entry.id, version: entry.version, status: entry.status, snapshot: snapshotOf(entry), createdBy: by, createdAt: at });
+  async snapshot(db, entry, by, at, defaultLocale) {
+    await db.insert(pageVersions).values({ pageId: entry.id, version: entry.version, status: entry.status, snapshot: snapshotOf(entry, defaultLocale), createdBy: by, createdAt: at });
   },
   async nextSortOrder() { return 0; },
   versions: (db, entryId) => db.select({ version: pageVersions.version, status: pageVersions.status, createdAt: pageVersions.createdAt, createdBy: pageVersions.createdBy })
@@ -175,7 +186,7 @@ export const pageStore: EntryStore<'page'> = {
       .where(and(eq(pageVersions.pageId, entryId), eq(pageVersions.version, version))).orderBy(desc(pageVersions.createdAt)).limit(1);
     return row?.snapshot ?? null;
   },
-  shape: (row, typeSlug) => toPageWriteShape({ ...row, pageTypeId: row.typeId }, typeSlug),
+  shape: (row, typeSlug, withLocales) => toPageWriteShape({ ...row, pageTypeId: row.typeId }, typeSlug, withLocales),
 };
 
 export const itemStore: EntryStore<'item'> = {
@@ -221,8 +232,8 @@ export const itemStore: EntryStore<'item'> = {
   async addSlugHistory(db, entry, oldSlug, at) {
     await db.insert(itemSlugHistory).values({ collectionTypeId: entry.typeId, itemId: entry.id, slug: oldSlug, createdAt: at });
   },
-  async snapshot(db, entry, by, at) {
-    await db.insert(itemVersions).values({ itemId: entry.id, version: entry.version, status: entry.status, snapshot: snapshotOf(entry), createdBy: by, createdAt: at });
+  async snapshot(db, entry, by, at, defaultLocale) {
+    await db.insert(itemVersions).values({ itemId: entry.id, version: entry.version, status: entry.status, snapshot: snapshotOf(entry, defaultLocale), createdBy: by, createdAt: at });
   },
   async nextSortOrder(db, typeId) {
     const [row] = await db.select({ max: sql<number | null>`max(${collectionItems.sortOrder})` }).from(collectionItems)
@@ -236,7 +247,7 @@ export const itemStore: EntryStore<'item'> = {
       .where(and(eq(itemVersions.itemId, entryId), eq(itemVersions.version, version))).orderBy(desc(itemVersions.createdAt)).limit(1);
     return row?.snapshot ?? null;
   },
-  shape: (row, typeSlug) => toItemWriteShape({ ...row, collectionTypeId: row.typeId }, typeSlug),
+  shape: (row, typeSlug, withLocales) => toItemWriteShape({ ...row, collectionTypeId: row.typeId }, typeSlug, withLocales),
 };
 
 const stores: { [K in EntryKind]: EntryStore<K> } = { page: pageStore, item: itemStore };

@@ -6,6 +6,7 @@ import { CmsError, type Issue } from '../errors.js';
 import { defineOperation } from '../operation.js';
 import type { StoredFields } from '../../db/schema/index.js';
 import { checkSchemaSet, storedFields, validateTypeDefinition, type TypeDefinition } from '../schema/index.js';
+import { dropLocaleValuesOf, localizationFlips, planLocalization, type LocalizationChange } from './localization.js';
 
 export const typeKinds = ['pageTypes', 'collections', 'components'] as const;
 export type TypeKind = (typeof typeKinds)[number];
@@ -75,6 +76,11 @@ export interface SchemaPlan {
   update: Array<{ kind: TypeKind; slug: string; changes: string[] }>;
   delete: Array<{ kind: TypeKind; slug: string; contentCount: number }>;
   unchanged: Array<{ kind: TypeKind; slug: string }>;
+  /**
+   * Fields whose `localized` changes, and how many entries lose other locales' values by it
+   * (present only when some field changes so: a plan without one reads as before).
+   */
+  localization?: LocalizationChange[];
 }
 
 async function contentCount(db: Db, projectId: string, kind: TypeKind, slugs: string[]): Promise<Map<string, number>> {
@@ -123,6 +129,7 @@ function describeChanges(before: TypeDefinition, after: TypeDefinition): string[
 async function planPush(db: Db, projectId: string, desired: SchemaSet): Promise<SchemaPlan> {
   const current = await loadSchemaSet(db, projectId);
   const plan: SchemaPlan = { create: [], update: [], delete: [], unchanged: [] };
+  const localization: LocalizationChange[] = [];
   for (const kind of typeKinds) {
     const have = new Map(current[kind].map((d) => [d.slug, d]));
     const want = new Set(desired[kind].map((d) => d.slug));
@@ -133,12 +140,14 @@ async function planPush(db: Db, projectId: string, desired: SchemaSet): Promise<
         const changes = describeChanges(existing, def);
         if (changes.length) plan.update.push({ kind, slug: def.slug, changes });
         else plan.unchanged.push({ kind, slug: def.slug });
+        if (kind !== 'components') localization.push(...(await planLocalization(db, projectId, kind, existing, def)));
       }
     }
     const gone = [...have.keys()].filter((s) => !want.has(s));
     const counts = await contentCount(db, projectId, kind, gone);
     for (const slug of gone) plan.delete.push({ kind, slug, contentCount: counts.get(slug) ?? 0 });
   }
+  if (localization.length) plan.localization = localization;
   return plan;
 }
 
@@ -203,6 +212,10 @@ export const pushSchema = defineOperation({
       }
     }
     for (const d of plan.delete) await dropType(ctx.db, ctx.project.id, d.kind, d.slug);
+    // Fields becoming shared lose their other locales' values, in the same transaction.
+    for (const l of plan.localization ?? []) {
+      if (l.direction === 'shared') await dropLocaleValuesOf(ctx.db, ctx.project.id, l.kind, l.slug, l.field);
+    }
     ctx.contentChanged();
     return plan;
   },
@@ -311,8 +324,15 @@ export const updateType = defineOperation({
       const [clash] = await ctx.db.select({ id: t.id }).from(t).where(and(eq(t.projectId, ctx.project.id), eq(t.slug, def.slug)));
       if (clash) throw new CmsError('SLUG_EXISTS', `${kindLabel[input.kind]} ${def.slug} already exists`);
     }
+    const before: TypeDefinition = { slug: existing.slug, name: existing.name, fields: storedFields(existing.fields) };
     const [row] = await ctx.db.update(t).set({ slug: def.slug, name: def.name, fields: def.fields, updatedAt: ctx.clock.now() })
       .where(eq(t.id, existing.id)).returning();
+    // As in a push: a field becoming shared loses its other locales' values.
+    if (input.kind !== 'components') {
+      for (const flip of localizationFlips(before, def)) {
+        if (flip.direction === 'shared') await dropLocaleValuesOf(ctx.db, ctx.project.id, input.kind, def.slug, flip.field);
+      }
+    }
     ctx.contentChanged();
     return toTypeView(row!);
   },

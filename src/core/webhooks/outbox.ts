@@ -61,11 +61,12 @@ export interface OutboxRow {
  * once per transaction). The payload bytes are built once, here, and signed and sent as they are
  * on every attempt.
  */
-export async function outboxRowsOf(db: Db, projectId: string, kind: EventKind, data: unknown, now: Date): Promise<OutboxRow[]> {
+export async function outboxRowsOf(db: Db, projectId: string, kind: EventKind, data: unknown, now: Date, locales?: readonly string[]): Promise<OutboxRow[]> {
   const hooks = await activeWebhooks(db, projectId);
   const subscribed = hooks.filter((h) => h.events.includes(kind) || h.events.includes('*'));
   if (subscribed.length === 0) return [];
-  const payload = JSON.stringify({ event: kind, timestamp: now.toISOString(), data });
+  // `locales` only when given (projects with several locales): otherwise the payload of before.
+  const payload = JSON.stringify(locales ? { event: kind, timestamp: now.toISOString(), locales, data } : { event: kind, timestamp: now.toISOString(), data });
   return subscribed.map((h) => ({ projectId, webhookId: h.id, event: kind, payload, at: now }));
 }
 

@@ -28,6 +28,8 @@ export interface EntrySnapshot {
   publishedLocales?: LocaleValues | null;
   seoLocales?: LocaleValues;
   publishedSeoLocales?: LocaleValues | null;
+  /** The project's default locale when the snapshot was taken (the locale of the content columns). */
+  defaultLocale?: string;
 }
 
 /** What public reads see: published and not deleted (the predicate of the list indexes). */

@@ -3,7 +3,7 @@ import type { Ctx } from '../../context.js';
 import { defineOperation } from '../../operation.js';
 import { updateEntry } from '../entries.js';
 import type { EntryKind, WriteShapeOf } from '../store.js';
-import { collectionInput, editorAccess, fieldsInput, refSchema, type Ref } from './shared.js';
+import { collectionInput, editorAccess, fieldsInput, localeInput, refSchema, type Ref } from './shared.js';
 
 interface AutosaveInput {
   ref: Ref;
@@ -13,12 +13,13 @@ interface AutosaveInput {
   fields?: Record<string, unknown> | undefined;
   seo?: Record<string, unknown> | undefined;
   version?: number | undefined;
+  locale?: string | undefined;
 }
 
 /** Saves the draft like an update (a new version, the same merge and checks) without an event. */
 const autosave = <K extends EntryKind>(ctx: Ctx, kind: K, input: AutosaveInput): Promise<WriteShapeOf<K>> => updateEntry(ctx, kind, {
   ref: input.ref, typeSlug: input.collection, name: input.name, slug: input.slug, fields: input.fields, seo: input.seo,
-  expectedVersion: input.version, silent: true,
+  expectedVersion: input.version, locale: input.locale, silent: true,
 });
 
 export const autosavePage = defineOperation({
@@ -31,6 +32,7 @@ export const autosavePage = defineOperation({
     fields: fieldsInput.optional(),
     seo: fieldsInput.optional(),
     version: z.number().int().positive().optional(),
+    locale: localeInput,
   }),
   access: editorAccess,
   write: true,
@@ -46,6 +48,7 @@ export const autosaveItem = defineOperation({
     slug: z.string().min(1).max(255).optional(),
     fields: fieldsInput.optional(),
     version: z.number().int().positive().optional(),
+    locale: localeInput,
   }),
   access: editorAccess,
   write: true,

@@ -21,7 +21,7 @@ const cloneInput = z.strictObject({
 });
 type CloneInput = z.output<typeof cloneInput>;
 
-/** A new draft with the source's draft content (and SEO); emits *.created with the clone. */
+/** A new draft with the source's draft content and SEO, in every locale; emits *.created with the clone. */
 async function cloneEntry<K extends EntryKind>(ctx: Ctx, kind: K, input: CloneInput): Promise<WriteShapeOf<K>> {
   const { row, type, store } = await findEntry(ctx, kind, input.ref, input.collection);
   const slug = input.slug ?? (await freeCopySlug(ctx, store, type.id, row.slug));
@@ -32,6 +32,7 @@ async function cloneEntry<K extends EntryKind>(ctx: Ctx, kind: K, input: CloneIn
     slug,
     fields: row.draftContent,
     ...(kind === 'page' ? { seo: row.seo } : {}),
+    copyLocales: { draftLocales: row.draftLocales, seoLocales: row.seoLocales },
     status: 'draft',
   });
 }

@@ -19,14 +19,14 @@ async function scheduleEntry<K extends EntryKind>(ctx: Ctx, kind: K, input: { re
     ]);
   }
   const updated = await store.update(ctx.db, row.id, { publishAt, updatedBy: actorLabel(ctx.actor) });
-  return toWriteShape(kind, updated!, type.slug);
+  return toWriteShape(kind, updated!, type.slug, ctx.project.locales);
 }
 
 async function unscheduleEntry<K extends EntryKind>(ctx: Ctx, kind: K, input: { ref: Ref; collection?: string | undefined }): Promise<WriteShapeOf<K>> {
   const { row, type, store } = await findEntry(ctx, kind, input.ref, input.collection, true);
   // Unscheduling what is not scheduled changes nothing and is not an error.
   const updated = row.publishAt ? await store.update(ctx.db, row.id, { publishAt: null, updatedBy: actorLabel(ctx.actor) }) : row;
-  return toWriteShape(kind, updated!, type.slug);
+  return toWriteShape(kind, updated!, type.slug, ctx.project.locales);
 }
 
 export const schedulePage = defineOperation({

@@ -13,6 +13,9 @@ export const collectionInput = z.string().min(1).optional();
 
 export const fieldsInput = z.record(z.string(), z.unknown());
 
+/** The locale a write is in (the project's default when absent); checked against the project's locales by the write. */
+export const localeInput = z.string().optional();
+
 /**
  * The patch that turns `current` into exactly `target` under the key-by-key merge of updates
  * (a key set to null is cleared).

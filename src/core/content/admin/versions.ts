@@ -5,6 +5,9 @@ import { CmsError } from '../../errors.js';
 import { defineOperation } from '../../operation.js';
 import { findEntry, updateEntry } from '../entries.js';
 import type { EntryKind, WriteShapeOf } from '../store.js';
+import { localizedFieldNames } from '../../locales/model.js';
+import { rebaseLocales } from '../locale-writes.js';
+import { seoKeys } from '../shapes.js';
 import { collectionInput, editorAccess, refSchema, replacementPatch, viewerAccess, type Ref } from './shared.js';
 
 export interface VersionView {
@@ -23,25 +26,33 @@ async function listVersions(ctx: Ctx, kind: EntryKind, ref: Ref, collection: str
 }
 
 /**
- * Brings a snapshot's draft (name, slug, fields, SEO) back as a new version: the publication
- * state stays as it is. Emits *.updated with the reverted object and snapshots the result.
+ * Brings a snapshot's draft (name, slug, fields, SEO, in every locale) back as a new version: the
+ * publication state stays as it is. Emits *.updated with the reverted object and snapshots the
+ * result. A snapshot taken under another default locale is laid out for the current one; one
+ * taken before the entry had other locales' values leaves those as they are.
  */
 async function restoreVersion<K extends EntryKind>(ctx: Ctx, kind: K, input: { ref: Ref; collection?: string | undefined; version: number }): Promise<WriteShapeOf<K>> {
-  const { row, store } = await findEntry(ctx, kind, input.ref, input.collection, true);
+  const { row, type, store } = await findEntry(ctx, kind, input.ref, input.collection, true);
   const snapshot = await store.snapshotAt(ctx.db, row.id, input.version);
   if (!snapshot) {
     throw new CmsError('NOT_FOUND', `${store.label} ${row.id} has no stored version ${input.version}; list them with versions`);
   }
+  const pl = ctx.project.locales;
+  const from = snapshot.defaultLocale ?? pl.defaultLocale;
+  const fields = rebaseLocales(pl, snapshot.draftContent, snapshot.draftLocales ?? row.draftLocales, localizedFieldNames(type.fields), from);
+  const allSeo = new Set<string>(seoKeys);
+  const seo = rebaseLocales(pl, snapshot.seo ?? {}, snapshot.seoLocales ?? row.seoLocales, allSeo, from);
   const shape = await updateEntry(ctx, kind, {
     ref: { id: row.id },
     name: snapshot.name,
     slug: snapshot.slug,
-    fields: replacementPatch(row.draftContent, snapshot.draftContent),
-    ...(kind === 'page' ? { seo: replacementPatch(row.seo, snapshot.seo ?? {}) } : {}),
+    fields: replacementPatch(row.draftContent, fields.content),
+    ...(kind === 'page' ? { seo: replacementPatch(row.seo, seo.content) } : {}),
+    replaceLocales: { draftLocales: fields.others, seoLocales: seo.others },
     expectedVersion: row.version,
   });
   const restored = await store.find(ctx.db, ctx.project.id, { id: row.id });
-  await store.snapshot(ctx.db, restored!, actorLabel(ctx.actor), ctx.clock.now());
+  await store.snapshot(ctx.db, restored!, actorLabel(ctx.actor), ctx.clock.now(), pl.defaultLocale);
   return shape;
 }
 
