@@ -196,6 +196,8 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
       throw new ImportFailure(`The imported schema does not fit the project's once the files are known (${filedProblems.length} problem${filedProblems.length === 1 ? '' : 's'}; see the log); the files were imported, nothing else was written`);
     }
     plan = filed;
+    // Fields the project has localized already (an earlier import, a schema push) are per locale here too.
+    adoptLocalized(plan, filedMerge);
     const written = await steps.schema(schemaWrite(filedMerge), { progress: { phase: 'schema', done: 0, total: 1 }, logs: retypedLogs(merge, filedMerge) });
     await steps.record({ progress: { phase: 'schema', done: 1, total: 1 }, logs: [...schemaLogs(filedMerge), ...localeWriteLogs(written)] });
 
@@ -686,4 +688,15 @@ function localeWriteLogs(written: SchemaWriteResult): MigrationLogLine[] {
     ...l.added.map((a): MigrationLogLine => ({ level: 'info', message: `Added the locale ${a.code} (${a.name}) to the project` })),
     ...(l.previousDefault ? [{ level: 'info' as const, message: `Made ${l.defaultLocale} the project's default locale (it had only ${l.previousDefault} and no content)` }] : []),
   ];
+}
+
+/** Marks localized the planned fields that the written schema has localized (the project's own say so). */
+function adoptLocalized(plan: ImportPlan, merge: MergeResult): void {
+  for (const kind of ['pageTypes', 'collections'] as const) {
+    for (const type of plan[kind]) {
+      const written = merge.write[kind].find((t) => t.slug === type.slug);
+      const names = new Set(written?.fields.filter((f) => f.localized === true).map((f) => f.name) ?? []);
+      if (names.size) type.fields = type.fields.map((f) => (names.has(f.name) && f.localized !== true ? { ...f, localized: true } : f));
+    }
+  }
 }

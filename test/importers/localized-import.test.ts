@@ -1,0 +1,276 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Cms } from '../../src/runtime.js';
+import { createMigrationRunner } from '../../src/importers/runner.js';
+import { fakeImportConfig, PEOPLE_FIRST_ID, type FakeLocales } from '../fakes/buttercms/account.js';
+import { startFakeButter, type FakeButter } from '../fakes/buttercms/server.js';
+import { createTestCms, type TestCms } from '../helpers/engine.js';
+import { testDriver } from '../helpers/db.js';
+import { serveOverSocket, type HttpClient } from '../helpers/http.js';
+
+/**
+ * An import in several locales (issue 13: `--locales en,fr`), through the admin API over a real
+ * socket, against the fake ButterCMS answering `locale=`; the result read through the public API
+ * with `?locale=`.
+ */
+
+/** French values of a few entries; everything else is the same in both locales. */
+const french: FakeLocales = {
+  codes: ['en', 'fr'],
+  values: {
+    fr: {
+      pages: {
+        'spring-launch': {
+          headline: 'Découvrez la nouvelle fusée Acme',
+          intro: '<p>Plus rapide que <strong>jamais</strong>.</p>',
+          seo: { title: 'Lancement de printemps | Acme', description: 'Toutes les nouveautés du printemps.' },
+        },
+      },
+      items: { [PEOPLE_FIRST_ID]: { role: 'Ingénieur' } },
+    },
+  },
+};
+
+const password = 'correct horse battery staple';
+const base = '/api/v1/admin/migrations';
+
+interface Harness {
+  t: TestCms;
+  http: HttpClient;
+  cookie: string;
+  publicKey: string;
+  close(): Promise<void>;
+}
+
+/** An engine whose runner does not space requests, served on a socket, with a developer signed in and a public key. */
+async function createHarness(): Promise<Harness> {
+  let cms: Cms | undefined;
+  const runner = createMigrationRunner(() => cms!, { minIntervalMs: 0 });
+  const t = await createTestCms({ services: { migrationRunner: runner }, config: { rateLimit: null } });
+  cms = t.cms;
+  const http = await serveOverSocket(t.cms);
+  await t.run('users.create', { email: 'dev@example.test', password, role: 'developer' });
+  const res = await http.fetch('/api/v1/admin/auth/login', {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'dev@example.test', password }),
+  });
+  const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0]!;
+  const publicKey = (await t.run('keys.create', { type: 'public' })).key as string;
+  return { t, http, cookie, publicKey, close: async () => { await http.close?.(); await t.close(); } };
+}
+
+describe(`ButterCMS import in several locales (${testDriver})`, () => {
+  let h: Harness;
+  let butter: FakeButter;
+
+  const admin = async (method: string, path: string, body?: unknown) => {
+    const r = await h.http.fetch(path, {
+      method, headers: { cookie: h.cookie, ...(method === 'GET' ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: r.status, body: await r.json() as any };
+  };
+  const read = async (path: string) => {
+    const r = await h.http.fetch(path, { headers: { 'x-api-key': h.publicKey } });
+    const body = await r.json() as any;
+    expect(r.status, `${path}: ${JSON.stringify(body)}`).toBe(200);
+    return body;
+  };
+  /** Creates, starts and follows a migration through the admin API to its end. */
+  const migrate = async (mode: string, extra: Record<string, unknown>, source: FakeButter = butter) => {
+    const config = { apiKey: source.token, apiUrl: source.url, pageTypes: [...fakeImportConfig.pageTypes], collections: [...fakeImportConfig.collections], ...extra };
+    const created = await admin('POST', base, { sourcePlatform: 'buttercms', mode, config });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.data.id as string;
+    expect((await admin('POST', `${base}/${id}/start`)).status).toBe(202);
+    for (let i = 0; i < 6000; i += 1) {
+      const { body } = await admin('GET', `${base}/${id}`);
+      if (['completed', 'failed', 'paused'].includes(body.data.status)) return body.data;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error('the migration never ended');
+  };
+  const logText = async (id: string) => ((await admin('GET', `${base}/${id}/logs?limit=1000`)).body.data as Array<{ message: string }>).map((l) => l.message).join('\n');
+  const locales = async () => (await h.t.run('locales.list', {})) as Array<{ code: string; default: boolean; name: string }>;
+
+  beforeAll(async () => {
+    h = await createHarness();
+    butter = await startFakeButter();
+    butter.account.locales = french;
+  });
+  afterAll(async () => {
+    await butter?.close();
+    await h?.close();
+  });
+
+  it('a locale the account does not have fails the migration with the source\'s answer, nothing written', async () => {
+    const before = butter.requests.length;
+    const m = await migrate('full', { locales: ['en', 'de'] });
+    expect(m.status).toBe('failed');
+    expect(m.error).toMatch(/^ButterCMS answered 400 \("locale: Invalid locale "de": this account has no such locale\."\) on GET .*locale=de.*: the account has no locale "de" \(list its locale API slugs/);
+    expect(m.error).toMatch(/Nothing was written\.$/);
+    expect(m.error).not.toContain(butter.token);
+    // The English reads all went through; the first French one was refused.
+    const sent = butter.requests.slice(before).filter((r) => r.path.startsWith('/v2/'));
+    expect(sent.filter((r) => r.query.locale === 'de')).toHaveLength(1);
+    expect(sent.filter((r) => r.query.locale === 'en').length).toBeGreaterThan(5);
+    expect([m.stats.pages, m.stats.collectionItems, m.stats.media, m.stats.pageTypes]).toEqual([undefined, undefined, undefined, undefined]);
+    expect(await locales()).toEqual([{ code: 'en', name: 'English', fallback: null, default: true }]);
+    const schema = await h.t.run('schema.pull', {});
+    expect(schema.pageTypes).toEqual([]);
+    // The first listed locale refused: the same, on the first request.
+    const first = await migrate('dry_run', { locales: ['xx'] });
+    expect(first.error).toMatch(/the account has no locale "xx"/);
+  });
+
+  it('bad lists are refused on create (400), before anything runs', async () => {
+    for (const [value, message] of [[[], /at least one locale/], [['en', 'en'], /en\\"? is listed twice/], [['EN_us'], /not a locale code/]] as const) {
+      const r = await admin('POST', base, { sourcePlatform: 'buttercms', mode: 'dry_run', config: { apiKey: 'k', locales: value } });
+      expect(r.status).toBe(400);
+      expect(JSON.stringify(r.body.error)).toMatch(message);
+    }
+  });
+
+  it('a dry run reports the locales, where each goes and the localized fields, and writes nothing', async () => {
+    const m = await migrate('dry_run', { locales: ['en', 'fr'] });
+    expect(m.status, m.error).toBe('completed');
+    expect(m.report.locales).toEqual({
+      read: ['en', 'fr'], defaultLocale: 'en', add: ['fr'], contentFrom: 'en', storedUnderOwnCode: ['fr'],
+      localizedFields: { 'pageTypes/landing-page': ['seo', 'headline', 'intro'], 'collections/people': ['role'] },
+    });
+    expect(await locales()).toHaveLength(1);
+  });
+
+  let fullId = '';
+  it('full: the first locale read as the default, fr read with locale=fr into the same entries; fr added to the project', async () => {
+    const before = butter.requests.length;
+    const m = await migrate('full', { locales: ['en', 'fr'] });
+    expect(m.status, m.error).toBe('completed');
+    fullId = m.id;
+    expect(await locales()).toEqual([
+      { code: 'en', name: 'English', fallback: null, default: true },
+      { code: 'fr', name: 'French', fallback: null, default: false },
+    ]);
+    const text = await logText(m.id);
+    expect(text).toContain('Added the locale fr (French) to the project');
+    expect(text).toContain('Locales read: en, fr (the first as the source\'s default); localized fields: page type landing-page: seo, headline, intro; collection people: role');
+    expect(text).toMatch(/The blog is read once, without a locale/);
+
+    // Requests: pages and collections once in en, then again in fr; the blog and the files without a locale.
+    const sent = butter.requests.slice(before);
+    const api = sent.filter((r) => r.path.startsWith('/v2/'));
+    const content = api.filter((r) => r.path.startsWith('/v2/pages/') || r.path.startsWith('/v2/content/'));
+    expect(content.every((r) => r.query.locale === 'en' || r.query.locale === 'fr')).toBe(true);
+    const en = content.filter((r) => r.query.locale === 'en').map((r) => `${r.path}?page=${r.query.page}`);
+    const fr = content.filter((r) => r.query.locale === 'fr').map((r) => `${r.path}?page=${r.query.page}`);
+    expect(new Set(fr)).toEqual(new Set(en));
+    expect(content.findIndex((r) => r.query.locale === 'fr')).toBeGreaterThan(content.findLastIndex((r) => r.query.locale === 'en'));
+    expect(api.filter((r) => !content.includes(r)).every((r) => r.query.locale === undefined)).toBe(true);
+    expect(sent.filter((r) => r.path.startsWith('/media/')).every((r) => r.query.locale === undefined)).toBe(true);
+    expect(m.stats.sourceRequests).toBe(sent.length);
+
+    // The schema: fields whose values differ are localized, the rest shared.
+    const schema = await h.t.run('schema.pull', {});
+    const landing = schema.pageTypes.find((t: { slug: string }) => t.slug === 'landing-page');
+    const flags = Object.fromEntries(landing.fields.map((f: { name: string; localized?: boolean }) => [f.name, f.localized === true]));
+    expect(flags).toMatchObject({ headline: true, intro: true, seo: true, price: false, hero_image: false, body: false, theme: false });
+    const people = schema.collections.find((t: { slug: string }) => t.slug === 'people');
+    expect(people.fields.filter((f: { localized?: boolean }) => f.localized).map((f: { name: string }) => f.name)).toEqual(['role']);
+  });
+
+  it('the public API reads the same entries in French with ?locale=fr, and without a locale exactly as before', async () => {
+    const plain = await read('/api/v1/pages/spring-launch');
+    expect(plain.locale).toBeUndefined();
+    expect(plain.data.fields.headline).toBe('Meet the new Acme Rocket');
+    expect(plain.data.seo).toMatchObject({ metaTitle: 'Spring Launch | Acme' });
+
+    const fr = await read('/api/v1/pages/spring-launch?locale=fr');
+    expect(fr.locale).toBe('fr');
+    expect(fr.data.id).toBe(plain.data.id);
+    expect(fr.data.fields).toMatchObject({
+      headline: 'Découvrez la nouvelle fusée Acme',
+      intro: '<p>Plus rapide que <strong>jamais</strong>.</p>',
+      price: 199.99,
+      theme: 'dark',
+    });
+    expect(fr.data.fields.seo).toMatchObject({ title: 'Lancement de printemps | Acme' });
+    expect(fr.data.seo).toMatchObject({ metaTitle: 'Lancement de printemps | Acme', metaDescription: 'Toutes les nouveautés du printemps.' });
+    expect(fr.data._fallbacks).toEqual([]);
+    // Shared values (references, media, components) are the same entry's in both.
+    expect(fr.data.fields.hero_image).toEqual(plain.data.fields.hero_image);
+    expect(fr.data.fields.body).toEqual(plain.data.fields.body);
+
+    // An entry ButterCMS had the same values for in fr: its own French values, no fallback.
+    const summer = await read('/api/v1/pages/summer-sale?locale=fr');
+    expect(summer.data.fields.headline).toBe('Up to 40% off');
+    expect(summer.data._fallbacks).toEqual([]);
+
+    const coyote = await read('/api/v1/collections/people/wile-e-coyote');
+    expect(coyote.data.fields.role).toBe('Engineer');
+    const coyoteFr = await read('/api/v1/collections/people/wile-e-coyote?locale=fr');
+    expect(coyoteFr.data.id).toBe(coyote.data.id);
+    expect(coyoteFr.data.fields).toMatchObject({ name: 'Wile E. Coyote', role: 'Ingénieur' });
+    const all = await read('/api/v1/collections/people/wile-e-coyote?locale=*');
+    expect(all.data.fields.role).toEqual({ en: 'Engineer', fr: 'Ingénieur' });
+
+    // Lists in a locale, filtered by the locale's values.
+    const list = await read('/api/v1/collections/people?locale=fr&filter[fields.role]=Ingénieur');
+    expect(list.data.map((i: { slug: string }) => i.slug)).toEqual(['wile-e-coyote']);
+  });
+
+  it('a project with content keeps its default: listed first or not, the default\'s values are the entries\' own', async () => {
+    // en is the project's default and has content now; fr listed first.
+    const m = await migrate('full', { locales: ['fr', 'en'] });
+    expect(m.status, m.error).toBe('completed');
+    expect((await locales()).find((l) => l.default)?.code).toBe('en');
+    expect(await logText(m.id)).toContain('The entries\' own content (the default locale en) comes from en; fr stored under its own code');
+    const plain = await read('/api/v1/pages/spring-launch-2');
+    expect(plain.data.fields.headline).toBe('Meet the new Acme Rocket');
+    const fr = await read('/api/v1/pages/spring-launch-2?locale=fr');
+    expect(fr.data.fields.headline).toBe('Découvrez la nouvelle fusée Acme');
+    expect(fullId).not.toBe(m.id);
+  });
+
+  it('without locales the import sends exactly the requests it always sent (no locale parameter)', async () => {
+    const before = butter.requests.length;
+    const m = await migrate('dry_run', {});
+    expect(m.status).toBe('completed');
+    expect(m.report.locales).toBeUndefined();
+    expect(butter.requests.slice(before).every((r) => r.query.locale === undefined)).toBe(true);
+  });
+});
+
+describe(`ButterCMS import in several locales into a new project (${testDriver})`, () => {
+  let h: Harness;
+  let butter: FakeButter;
+
+  beforeAll(async () => {
+    h = await createHarness();
+    butter = await startFakeButter();
+    butter.account.locales = { codes: ['fr', 'en'], values: {} };
+  });
+  afterAll(async () => {
+    await butter?.close();
+    await h?.close();
+  });
+
+  it('an empty project with only en takes the first listed locale as its default, in the schema step', async () => {
+    const created = await h.t.run('migrations.create', {
+      sourcePlatform: 'buttercms', mode: 'schema_only',
+      config: { apiKey: butter.token, apiUrl: butter.url, pageTypes: [...fakeImportConfig.pageTypes], collections: [...fakeImportConfig.collections], locales: 'fr,en' },
+    });
+    await h.t.run('migrations.start', { id: created.id });
+    let m: any;
+    for (let i = 0; i < 3000; i += 1) {
+      m = await h.t.run('migrations.get', { id: created.id });
+      if (['completed', 'failed'].includes(m.status)) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(m.status, m.error).toBe('completed');
+    expect(m.config.locales).toEqual(['fr', 'en']);
+    expect(await h.t.run('locales.list', {})).toEqual([
+      { code: 'en', name: 'English', fallback: null, default: false },
+      { code: 'fr', name: 'French', fallback: null, default: true },
+    ]);
+    const logs = (await h.t.run('migrations.logs', { id: created.id, limit: 1000 })) as Array<{ message: string }>;
+    expect(logs.map((l) => l.message)).toContain('Made fr the project\'s default locale (it had only en and no content)');
+  });
+});
