@@ -24,6 +24,9 @@ const french: FakeLocales = {
           intro: '<p>Plus rapide que <strong>jamais</strong>.</p>',
           seo: { title: 'Lancement de printemps | Acme', description: 'Toutes les nouveautés du printemps.' },
         },
+        // Product pages point at each other (a cycle: created first, completed in a second pass);
+        // in French this one points at another page.
+        'rocket-skates': { tagline: 'Les seuls patins-fusées dont vous aurez besoin', related_pages: [{ $ref: 'page', slug: 'jet-pack' }] },
       },
       items: { [PEOPLE_FIRST_ID]: { role: 'Ingénieur' } },
     },
@@ -42,9 +45,9 @@ interface Harness {
 }
 
 /** An engine whose runner does not space requests, served on a socket, with a developer signed in and a public key. */
-async function createHarness(): Promise<Harness> {
+async function createHarness(minIntervalMs = 0): Promise<Harness> {
   let cms: Cms | undefined;
-  const runner = createMigrationRunner(() => cms!, { minIntervalMs: 0 });
+  const runner = createMigrationRunner(() => cms!, { minIntervalMs });
   const t = await createTestCms({ services: { migrationRunner: runner }, config: { rateLimit: null } });
   cms = t.cms;
   const http = await serveOverSocket(t.cms);
@@ -134,12 +137,13 @@ describe(`ButterCMS import in several locales (${testDriver})`, () => {
     expect(m.status, m.error).toBe('completed');
     expect(m.report.locales).toEqual({
       read: ['en', 'fr'], defaultLocale: 'en', add: ['fr'], contentFrom: 'en', storedUnderOwnCode: ['fr'],
-      localizedFields: { 'pageTypes/landing-page': ['seo', 'headline', 'intro'], 'collections/people': ['role'] },
+      localizedFields: { 'pageTypes/landing-page': ['seo', 'headline', 'intro'], 'pageTypes/product-page': ['tagline', 'related_pages'], 'collections/people': ['role'] },
     });
     expect(await locales()).toHaveLength(1);
   });
 
   let fullId = '';
+  let englishReads = 0;
   it('full: the first locale read as the default, fr read with locale=fr into the same entries; fr added to the project', async () => {
     const before = butter.requests.length;
     const m = await migrate('full', { locales: ['en', 'fr'] });
@@ -151,7 +155,7 @@ describe(`ButterCMS import in several locales (${testDriver})`, () => {
     ]);
     const text = await logText(m.id);
     expect(text).toContain('Added the locale fr (French) to the project');
-    expect(text).toContain('Locales read: en, fr (the first as the source\'s default); localized fields: page type landing-page: seo, headline, intro; collection people: role');
+    expect(text).toContain('Locales read: en, fr (the first as the source\'s default); localized fields: page type landing-page: seo, headline, intro; page type product-page: tagline, related_pages; collection people: role');
     expect(text).toMatch(/The blog is read once, without a locale/);
 
     // Requests: pages and collections once in en, then again in fr; the blog and the files without a locale.
@@ -162,6 +166,7 @@ describe(`ButterCMS import in several locales (${testDriver})`, () => {
     const en = content.filter((r) => r.query.locale === 'en').map((r) => `${r.path}?page=${r.query.page}`);
     const fr = content.filter((r) => r.query.locale === 'fr').map((r) => `${r.path}?page=${r.query.page}`);
     expect(new Set(fr)).toEqual(new Set(en));
+    englishReads = en.length;
     expect(content.findIndex((r) => r.query.locale === 'fr')).toBeGreaterThan(content.findLastIndex((r) => r.query.locale === 'en'));
     expect(api.filter((r) => !content.includes(r)).every((r) => r.query.locale === undefined)).toBe(true);
     expect(sent.filter((r) => r.path.startsWith('/media/')).every((r) => r.query.locale === undefined)).toBe(true);
@@ -211,6 +216,14 @@ describe(`ButterCMS import in several locales (${testDriver})`, () => {
     const all = await read('/api/v1/collections/people/wile-e-coyote?locale=*');
     expect(all.data.fields.role).toEqual({ en: 'Engineer', fr: 'Ingénieur' });
 
+    // A page completed in the second pass (a reference cycle) has its French values, references included.
+    const skates = await read('/api/v1/pages/rocket-skates');
+    const skatesFr = await read('/api/v1/pages/rocket-skates?locale=fr');
+    expect(skates.data.fields.related_pages.map((r: { slug: string }) => r.slug)).toEqual(['giant-magnet', 'acme-anvil']);
+    expect(skatesFr.data.fields.related_pages.map((r: { slug: string }) => r.slug)).toEqual(['jet-pack']);
+    expect(skatesFr.data.fields.tagline).toBe('Les seuls patins-fusées dont vous aurez besoin');
+    expect(skates.data.fields.tagline).toBe('The only rocket skates you will ever need');
+
     // Lists in a locale, filtered by the locale's values.
     const list = await read('/api/v1/collections/people?locale=fr&filter[fields.role]=Ingénieur');
     expect(list.data.map((i: { slug: string }) => i.slug)).toEqual(['wile-e-coyote']);
@@ -229,6 +242,38 @@ describe(`ButterCMS import in several locales (${testDriver})`, () => {
     expect(fullId).not.toBe(m.id);
   });
 
+  it('a project whose default is not listed: the first listed locale\'s values are its content and its own locale\'s (a warning says so)', async () => {
+    const m = await migrate('full', { locales: ['fr'] });
+    expect(m.status, m.error).toBe('completed');
+    expect((await locales()).map((l) => [l.code, l.default])).toEqual([['en', true], ['fr', false]]);
+    const logs = (await admin('GET', `${base}/${m.id}/logs?level=warning&limit=1000`)).body.data as Array<{ message: string }>;
+    expect(logs.map((l) => l.message)).toContain('The project\'s default locale en is not among the locales read: its values are fr\'s until written');
+    const plain = await read('/api/v1/pages/spring-launch-3');
+    expect(plain.data.fields.headline).toBe('Découvrez la nouvelle fusée Acme');
+    // headline is localized in the project already (the first import): fr gets its own value.
+    const fr = await read('/api/v1/pages/spring-launch-3?locale=fr');
+    expect(fr.data.fields.headline).toBe('Découvrez la nouvelle fusée Acme');
+    expect(fr.data._fallbacks).toEqual([]);
+  });
+
+  it('a source failure while reading the second locale fails the migration before anything is written', async () => {
+    const failing = await startFakeButter({ mode: 'fail-midway', failAfterRequests: englishReads + 2 });
+    failing.account.locales = french;
+    try {
+      const pagesBefore = (await read('/api/v1/pages?limit=1')).pagination.total;
+      const m = await migrate('full', { locales: ['en', 'fr'] }, failing);
+      expect(m.status).toBe('failed');
+      expect(m.error).toMatch(/^ButterCMS answered 500 \("Server error"\) on GET http:\/\/127\.0\.0\.1:\d+\/v2\/\S+locale=fr\S*; migrations do not retry/);
+      expect(m.progress.phase).toBe('mappingLocales');
+      const sent = failing.requests.filter((r) => r.path.startsWith('/v2/'));
+      expect(sent.filter((r) => r.query.locale === 'fr')).toHaveLength(3);
+      expect([m.stats.pages, m.stats.collectionItems, m.stats.media, m.stats.pageTypes]).toEqual([undefined, undefined, undefined, undefined]);
+      expect((await read('/api/v1/pages?limit=1')).pagination.total).toBe(pagesBefore);
+    } finally {
+      await failing.close();
+    }
+  });
+
   it('without locales the import sends exactly the requests it always sent (no locale parameter)', async () => {
     const before = butter.requests.length;
     const m = await migrate('dry_run', {});
@@ -242,8 +287,9 @@ describe(`ButterCMS import in several locales into a new project (${testDriver})
   let h: Harness;
   let butter: FakeButter;
 
+  const spacingMs = 30;
   beforeAll(async () => {
-    h = await createHarness();
+    h = await createHarness(spacingMs);
     butter = await startFakeButter();
     butter.account.locales = { codes: ['fr', 'en'], values: {} };
   });
@@ -272,5 +318,10 @@ describe(`ButterCMS import in several locales into a new project (${testDriver})
     ]);
     const logs = (await h.t.run('migrations.logs', { id: created.id, limit: 1000 })) as Array<{ message: string }>;
     expect(logs.map((l) => l.message)).toContain('Made fr the project\'s default locale (it had only en and no content)');
+
+    // The extra reads keep the spacing between requests, as the source sees them.
+    const at = butter.requests.map((r) => r.at);
+    expect(butter.requests.filter((r) => r.query.locale === 'en').length).toBeGreaterThan(3);
+    for (let i = 1; i < at.length; i += 1) expect(at[i]! - at[i - 1]!).toBeGreaterThanOrEqual(spacingMs);
   });
 });
