@@ -1,10 +1,14 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cms } from '../../src/runtime.js';
 import { createMigrationRunner } from '../../src/importers/runner.js';
 import { fakeImportConfig, PEOPLE_FIRST_ID, type FakeLocales } from '../fakes/buttercms/account.js';
 import { startFakeButter, type FakeButter } from '../fakes/buttercms/server.js';
 import { createTestCms, type TestCms } from '../helpers/engine.js';
-import { testDriver } from '../helpers/db.js';
+import { runCli, startCliServer } from '../helpers/cli.js';
+import { createTestDatabase, testDriver } from '../helpers/db.js';
 import { serveOverSocket, type HttpClient } from '../helpers/http.js';
 
 /**
@@ -324,4 +328,61 @@ describe(`ButterCMS import in several locales into a new project (${testDriver})
     expect(butter.requests.filter((r) => r.query.locale === 'en').length).toBeGreaterThan(3);
     for (let i = 1; i < at.length; i += 1) expect(at[i]! - at[i - 1]!).toBeGreaterThanOrEqual(spacingMs);
   });
+});
+
+/** `cms migrate run --locales en,fr` as CI runs it: the built CLI (`npm run build` first), with `cms serve` in the same folder. */
+describe(`cms migrate run --locales (child process, ${testDriver})`, () => {
+  let dir: string;
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let butter: FakeButter;
+  const env = (): NodeJS.ProcessEnv => ({ DATABASE_URL: database.url, BUTTERCMS_API_KEY: undefined });
+  const cli = (args: string[]) => runCli(args, { cwd: dir, env: env(), timeoutMs: 600_000 });
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'cms-migrate-locales-'));
+    database = await createTestDatabase();
+    butter = await startFakeButter();
+    butter.account.locales = french;
+  });
+  afterAll(async () => {
+    await butter?.close();
+    await database?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('imports both locales, and the served public API answers ?locale=fr with the French values', async () => {
+    const server = await startCliServer([], { cwd: dir, env: env() });
+    try {
+      const r = await cli(['migrate', 'run', '--from', 'buttercms', '--api-url', butter.url, '--api-key', butter.token,
+        '--page-types', fakeImportConfig.pageTypes.join(','), '--collections', fakeImportConfig.collections.join(','),
+        '--locales', 'en,fr', '--mode', 'full', '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      const { data } = r.json();
+      expect(data).toMatchObject({ status: 'completed', config: { locales: ['en', 'fr'] } });
+      expect(butter.requests.filter((q) => q.query.locale === 'fr').length).toBeGreaterThan(5);
+
+      const listed = await cli(['locales', 'list', '--json']);
+      expect(listed.json().data.map((l: { code: string; default: boolean }) => [l.code, l.default])).toEqual([['en', true], ['fr', false]]);
+
+      const key = (await cli(['keys', 'create', '--type', 'public', '--json'])).json().data.key as string;
+      const get = async (path: string) => {
+        const res = await fetch(`${server.url}${path}`, { headers: { 'x-api-key': key } });
+        expect(res.status).toBe(200);
+        return (await res.json()) as { locale?: string; data: { fields: Record<string, unknown> } };
+      };
+      expect((await get('/api/v1/pages/spring-launch')).data.fields.headline).toBe('Meet the new Acme Rocket');
+      const fr = await get('/api/v1/pages/spring-launch?locale=fr');
+      expect(fr.locale).toBe('fr');
+      expect(fr.data.fields.headline).toBe('Découvrez la nouvelle fusée Acme');
+      expect((await get('/api/v1/collections/people/wile-e-coyote?locale=fr')).data.fields.role).toBe('Ingénieur');
+
+      // A locale the account lacks: exit code 1, the source's answer in the error.
+      const bad = await cli(['migrate', 'run', '--from', 'buttercms', '--api-url', butter.url, '--api-key', butter.token,
+        '--locales', 'en,de', '--mode', 'dry_run', '--json']);
+      expect(bad.code).toBe(1);
+      expect(bad.json().data.error).toMatch(/the account has no locale "de"/);
+    } finally {
+      await server.stop();
+    }
+  }, 600_000);
 });
