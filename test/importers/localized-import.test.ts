@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pages, pageVersions } from '../../src/db/schema/index.js';
 import type { Cms } from '../../src/runtime.js';
 import { createMigrationRunner } from '../../src/importers/runner.js';
 import { fakeImportConfig, PEOPLE_FIRST_ID, type FakeLocales } from '../fakes/buttercms/account.js';
@@ -38,6 +40,8 @@ const french: FakeLocales = {
 };
 
 const password = 'correct horse battery staple';
+/** Answers whose JSON the tests read freely. */
+const json = (r: Response): Promise<any> => r.json();
 const base = '/api/v1/admin/migrations';
 
 interface Harness {
@@ -60,7 +64,7 @@ async function createHarness(minIntervalMs = 0): Promise<Harness> {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'dev@example.test', password }),
   });
   const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0]!;
-  const publicKey = (await t.run('keys.create', { type: 'public' })).key as string;
+  const publicKey: string = (await t.run('keys.create', { type: 'public' })).key;
   return { t, http, cookie, publicKey, close: async () => { await http.close?.(); await t.close(); } };
 }
 
@@ -73,11 +77,11 @@ describe(`ButterCMS import in several locales (${testDriver})`, () => {
       method, headers: { cookie: h.cookie, ...(method === 'GET' ? {} : { 'content-type': 'application/json' }) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
-    return { status: r.status, body: await r.json() as any };
+    return { status: r.status, body: await json(r) };
   };
   const read = async (path: string) => {
     const r = await h.http.fetch(path, { headers: { 'x-api-key': h.publicKey } });
-    const body = await r.json() as any;
+    const body = await json(r);
     expect(r.status, `${path}: ${JSON.stringify(body)}`).toBe(200);
     return body;
   };
@@ -86,7 +90,7 @@ describe(`ButterCMS import in several locales (${testDriver})`, () => {
     const config = { apiKey: source.token, apiUrl: source.url, pageTypes: [...fakeImportConfig.pageTypes], collections: [...fakeImportConfig.collections], ...extra };
     const created = await admin('POST', base, { sourcePlatform: 'buttercms', mode, config });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const id = created.body.data.id as string;
+    const id: string = created.body.data.id;
     expect((await admin('POST', `${base}/${id}/start`)).status).toBe(202);
     for (let i = 0; i < 6000; i += 1) {
       const { body } = await admin('GET', `${base}/${id}`);
@@ -95,8 +99,11 @@ describe(`ButterCMS import in several locales (${testDriver})`, () => {
     }
     throw new Error('the migration never ended');
   };
-  const logText = async (id: string) => ((await admin('GET', `${base}/${id}/logs?limit=1000`)).body.data as Array<{ message: string }>).map((l) => l.message).join('\n');
-  const locales = async () => (await h.t.run('locales.list', {})) as Array<{ code: string; default: boolean; name: string }>;
+  const logText = async (id: string) => {
+    const lines: Array<{ message: string }> = (await admin('GET', `${base}/${id}/logs?limit=1000`)).body.data;
+    return lines.map((l) => l.message).join('\n');
+  };
+  const locales = async (): Promise<Array<{ code: string; default: boolean; name: string }>> => h.t.run('locales.list', {});
 
   beforeAll(async () => {
     h = await createHarness();
@@ -228,6 +235,12 @@ describe(`ButterCMS import in several locales (${testDriver})`, () => {
     expect(skatesFr.data.fields.tagline).toBe('Les seuls patins-fusées dont vous aurez besoin');
     expect(skates.data.fields.tagline).toBe('The only rocket skates you will ever need');
 
+    // The entry's newest version holds the other locales too.
+    const [version] = await h.t.cms.db.select({ snapshot: pageVersions.snapshot }).from(pageVersions)
+      .innerJoin(pages, eq(pages.id, pageVersions.pageId)).where(eq(pages.id, plain.data.id)).orderBy(desc(pageVersions.version)).limit(1);
+    expect(version!.snapshot.publishedLocales?.fr).toMatchObject({ headline: 'Découvrez la nouvelle fusée Acme' });
+    expect(version!.snapshot.seoLocales?.fr).toMatchObject({ metaTitle: 'Lancement de printemps | Acme' });
+
     // Lists in a locale, filtered by the locale's values.
     const list = await read('/api/v1/collections/people?locale=fr&filter[fields.role]=Ingénieur');
     expect(list.data.map((i: { slug: string }) => i.slug)).toEqual(['wile-e-coyote']);
@@ -250,7 +263,7 @@ describe(`ButterCMS import in several locales (${testDriver})`, () => {
     const m = await migrate('full', { locales: ['fr'] });
     expect(m.status, m.error).toBe('completed');
     expect((await locales()).map((l) => [l.code, l.default])).toEqual([['en', true], ['fr', false]]);
-    const logs = (await admin('GET', `${base}/${m.id}/logs?level=warning&limit=1000`)).body.data as Array<{ message: string }>;
+    const logs: Array<{ message: string }> = (await admin('GET', `${base}/${m.id}/logs?level=warning&limit=1000`)).body.data;
     expect(logs.map((l) => l.message)).toContain('The project\'s default locale en is not among the locales read: its values are fr\'s until written');
     const plain = await read('/api/v1/pages/spring-launch-3');
     expect(plain.data.fields.headline).toBe('Découvrez la nouvelle fusée Acme');
@@ -320,7 +333,7 @@ describe(`ButterCMS import in several locales into a new project (${testDriver})
       { code: 'en', name: 'English', fallback: null, default: false },
       { code: 'fr', name: 'French', fallback: null, default: true },
     ]);
-    const logs = (await h.t.run('migrations.logs', { id: created.id, limit: 1000 })) as Array<{ message: string }>;
+    const logs: Array<{ message: string }> = await h.t.run('migrations.logs', { id: created.id, limit: 1000 });
     expect(logs.map((l) => l.message)).toContain('Made fr the project\'s default locale (it had only en and no content)');
 
     // The extra reads keep the spacing between requests, as the source sees them.
@@ -364,11 +377,12 @@ describe(`cms migrate run --locales (child process, ${testDriver})`, () => {
       const listed = await cli(['locales', 'list', '--json']);
       expect(listed.json().data.map((l: { code: string; default: boolean }) => [l.code, l.default])).toEqual([['en', true], ['fr', false]]);
 
-      const key = (await cli(['keys', 'create', '--type', 'public', '--json'])).json().data.key as string;
+      const key: string = (await cli(['keys', 'create', '--type', 'public', '--json'])).json().data.key;
       const get = async (path: string) => {
         const res = await fetch(`${server.url}${path}`, { headers: { 'x-api-key': key } });
         expect(res.status).toBe(200);
-        return (await res.json()) as { locale?: string; data: { fields: Record<string, unknown> } };
+        const body: { locale?: string; data: { fields: Record<string, unknown> } } = await json(res);
+        return body;
       };
       expect((await get('/api/v1/pages/spring-launch')).data.fields.headline).toBe('Meet the new Acme Rocket');
       const fr = await get('/api/v1/pages/spring-launch?locale=fr');

@@ -6,7 +6,7 @@
 // columns of migration 0005: `draft_locales`/`published_locales` and, for pages,
 // `seo_locales`/`published_seo_locales`, each `{ "<code>": { field: value } }`.
 
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { blogPosts, collectionItems, pages, projects, type LocaleValues } from '../../db/schema/index.js';
 import type { Ctx } from '../context.js';
@@ -17,7 +17,7 @@ import { CmsError } from '../errors.js';
 import { defaultLocaleName, localeCodePattern, type Locale } from '../locales/model.js';
 import { defineOperation } from '../operation.js';
 import { storedFields, validateContent } from '../schema/index.js';
-import { pageTypes, collectionTypes } from '../../db/schema/index.js';
+import { collectionTypes, itemVersions, pageTypes, pageVersions } from '../../db/schema/index.js';
 
 /** The project's locales, and whether it has any content yet (pages, items, posts): what an import decides its locales by. */
 export interface ProjectLocaleState {
@@ -140,6 +140,13 @@ export async function writeEntryLocales(
     }
   }
   if (!Object.keys(locales).length && !Object.keys(seoLocales).length) return;
+  // The entry's newest version holds them too, so a version restored later carries every locale.
+  const snapshotPart = kind === 'page'
+    ? { draftLocales: locales, seoLocales, ...(published ? { publishedLocales: locales, publishedSeoLocales: seoLocales } : {}) }
+    : { draftLocales: locales, ...(published ? { publishedLocales: locales } : {}) };
+  const versions = kind === 'page' ? { table: pageVersions, entry: pageVersions.pageId } : { table: itemVersions, entry: itemVersions.itemId };
+  await ctx.db.update(versions.table).set({ snapshot: sql`${versions.table.snapshot} || ${JSON.stringify(snapshotPart)}::jsonb` })
+    .where(and(eq(versions.entry, id), eq(versions.table.version, sql`(select max(v.version) from ${versions.table} v where v.${sql.identifier(kind === 'page' ? 'page_id' : 'item_id')} = ${id})`)));
   if (kind === 'page') {
     await ctx.db.update(pages).set({
       draftLocales: locales, seoLocales,
