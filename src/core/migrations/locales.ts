@@ -103,12 +103,13 @@ export const entryLocalesSchema = z.record(z.string(), z.record(z.string(), z.un
  * Checks and stores one entry's other locales' values: only the type's localized fields, each
  * checked by the field rules; a page's SEO per locale by the SEO rules. A published entry gets the
  * same values as published ones (the import publishes all locales of an entry at once). A locale
- * whose values break a rule is refused (VALIDATION_FAILED: the runner skips the entry's batch
- * member and logs it, as for any entry).
+ * whose values break a rule is left out (the entry keeps its other locales, and falls back there);
+ * the answer says which and why, for the migration's log.
  */
 export async function writeEntryLocales(
   ctx: Ctx, kind: EntryKind, id: string, values: { locales?: LocaleValues | undefined; seoLocales?: LocaleValues | undefined }, published: boolean,
-): Promise<void> {
+): Promise<string[]> {
+  const refused: string[] = [];
   const typeFields = kind === 'page'
     ? (await ctx.db.select({ fields: pageTypes.fields }).from(pages).innerJoin(pageTypes, eq(pageTypes.id, pages.pageTypeId)).where(eq(pages.id, id)))[0]?.fields
     : (await ctx.db.select({ fields: collectionTypes.fields }).from(collectionItems).innerJoin(collectionTypes, eq(collectionTypes.id, collectionItems.collectionTypeId)).where(eq(collectionItems.id, id)))[0]?.fields;
@@ -123,7 +124,8 @@ export async function writeEntryLocales(
       if (!Object.keys(own).length) continue;
       const { value, issues } = await validateContent(localized, own, lookups, { requireRequired: false, applyDefaults: false });
       if (issues.length) {
-        throw new CmsError('VALIDATION_FAILED', `Content validation failed in locale ${c}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, issues);
+        refused.push(`locale ${c} left out: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
+        continue;
       }
       locales[c] = value;
     }
@@ -133,13 +135,14 @@ export async function writeEntryLocales(
     for (const [c, given] of Object.entries(values.seoLocales ?? {})) {
       const parsed = seoWriteSchema.safeParse(given);
       if (!parsed.success) {
-        throw new CmsError('VALIDATION_FAILED', `SEO validation failed in locale ${c}`, parsed.error.issues.map((i) => ({ path: ['seo', ...i.path].join('.'), message: i.message })));
+        refused.push(`SEO in locale ${c} left out: ${parsed.error.issues.map((i) => `${['seo', ...i.path].join('.')}: ${i.message}`).join('; ')}`);
+        continue;
       }
       const seo: Record<string, unknown> = parsed.data;
       if (Object.keys(seo).length) seoLocales[c] = seo;
     }
   }
-  if (!Object.keys(locales).length && !Object.keys(seoLocales).length) return;
+  if (!Object.keys(locales).length && !Object.keys(seoLocales).length) return refused;
   // The entry's newest version holds them too, so a version restored later carries every locale.
   const snapshotPart = kind === 'page'
     ? { draftLocales: locales, seoLocales, ...(published ? { publishedLocales: locales, publishedSeoLocales: seoLocales } : {}) }
@@ -157,4 +160,5 @@ export async function writeEntryLocales(
       draftLocales: locales, ...(published ? { publishedLocales: locales } : {}),
     }).where(and(eq(collectionItems.id, id), eq(collectionItems.projectId, ctx.project.id)));
   }
+  return refused;
 }

@@ -214,11 +214,14 @@ export interface EntriesWriteResult {
   skipped: Skipped<'key'>;
   /** References whose target was not created (it was skipped): dropped. */
   dropped: Array<{ key: string; target: string }>;
+  /** Other locales' values that broke a field rule: left out of the entry (an import in several locales). */
+  localesLeftOut?: Array<{ key: string; reason: string }>;
 }
 
 export interface FinishWriteResult {
   done: number;
   skipped: Skipped<'id'>;
+  localesLeftOut?: Array<{ id: string; reason: string }>;
 }
 
 export interface BlogTermsWriteResult {
@@ -533,7 +536,8 @@ async function createEntries(ctx: Ctx, write: EntriesWrite): Promise<EntriesWrit
       if (entry.locales || entry.seoLocales) {
         const missing = (target: string) => result.dropped.push({ key: entry.key, target });
         const locales = entry.locales ? resolveLocalePlaceholders(entry.locales, (key) => write.refIds?.[key] ?? result.ids[key], missing) : undefined;
-        await writeEntryLocales(ctx, write.entryKind, shape.id, { locales, seoLocales: entry.seoLocales }, entry.status === 'published');
+        const leftOut = await writeEntryLocales(ctx, write.entryKind, shape.id, { locales, seoLocales: entry.seoLocales }, entry.status === 'published');
+        if (leftOut.length) (result.localesLeftOut ??= []).push(...leftOut.map((reason) => ({ key: entry.key, reason })));
       }
       result.ids[entry.key] = shape.id;
       result.created += 1;
@@ -594,7 +598,8 @@ async function finishEntries(ctx: Ctx, write: FinishWrite): Promise<FinishWriteR
         if (entry.publishedAt) await store.update(ctx.db, entry.id, { publishedAt: new Date(entry.publishedAt) });
       }
       if (entry.locales || entry.seoLocales) {
-        await writeEntryLocales(ctx, write.entryKind, entry.id, { locales: entry.locales, seoLocales: entry.seoLocales }, entry.publish);
+        const leftOut = await writeEntryLocales(ctx, write.entryKind, entry.id, { locales: entry.locales, seoLocales: entry.seoLocales }, entry.publish);
+        if (leftOut.length) (result.localesLeftOut ??= []).push(...leftOut.map((reason) => ({ id: entry.id, reason })));
       }
       result.done += 1;
     } catch (e) {

@@ -533,6 +533,7 @@ async function createAll(
       ...result.renamed.map((r): MigrationLogLine => ({ level: 'info', message: `${r.key}: slug "${r.from}" is taken, imported as "${r.to}"` })),
       ...result.skipped.map((s): MigrationLogLine => ({ level: 'error', message: `${s.key} skipped: ${s.reason}`, data: { code: s.code, details: s.details } })),
       ...result.dropped.map((d): MigrationLogLine => ({ level: 'warning', message: `${d.key}: the referenced ${d.target} was not imported; reference dropped` })),
+      ...(result.localesLeftOut ?? []).map((l): MigrationLogLine => ({ level: 'warning', message: `${l.key}: ${l.reason}` })),
     ];
     if (logs.length) await steps.record({ logs });
   }
@@ -561,6 +562,9 @@ async function finishAll(kind: 'item' | 'page', entries: PreparedEntry[], ids: M
     }, { progress: { phase, done: start + batch.length, total: pending.length }, logs: toLogLines(warnings) });
     if (result.skipped.length) {
       await steps.record({ logs: result.skipped.map((s): MigrationLogLine => ({ level: 'error', message: `${kind} ${s.id}: references or publish skipped: ${s.reason}`, data: { code: s.code, details: s.details } })) });
+    }
+    if (result.localesLeftOut?.length) {
+      await steps.record({ logs: result.localesLeftOut.map((l): MigrationLogLine => ({ level: 'warning', message: `${kind} ${l.id}: ${l.reason}` })) });
     }
   }
 }
