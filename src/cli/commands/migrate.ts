@@ -18,6 +18,7 @@ interface SourceOptions {
   pageTypes?: string;
   collections?: string;
   mediaHosts?: string;
+  locales?: string;
 }
 
 /** The source URL the migration reads, as the core stored it (absent: the default). */
@@ -45,6 +46,8 @@ function createInput(opts: SourceOptions, io: Io): InputOf<'migrations.create'> 
       ...(opts.pageTypes ? { pageTypes: splitList(opts.pageTypes) } : {}),
       ...(opts.collections ? { collections: splitList(opts.collections) } : {}),
       ...(opts.mediaHosts ? { mediaHosts: splitList(opts.mediaHosts) } : {}),
+      // Given empty, it is still sent: the core answers that at least one locale is needed.
+      ...(opts.locales !== undefined ? { locales: splitList(opts.locales) } : {}),
     },
   };
 }
@@ -57,7 +60,8 @@ function sourceOptions(cmd: Command): Command {
     .option('--api-url <url>', 'the ButterCMS API base, with or without /v2 (default https://api.buttercms.com/v2)')
     .option('--page-types <list>', 'comma-separated page types to read (ButterCMS cannot list them)')
     .option('--collections <list>', 'comma-separated collection keys to read (ButterCMS cannot list them)')
-    .option('--media-hosts <list>', 'hosts besides cdn.buttercms.com whose URLs are media files');
+    .option('--media-hosts <list>', 'hosts besides cdn.buttercms.com whose URLs are media files')
+    .option('--locales <list>', 'comma-separated ButterCMS locales to read, the first as the default (e.g. en,fr); none: read without a locale');
 }
 
 const progressText = (m: MigrationOut) => {

@@ -36,6 +36,7 @@ export type {
   EntriesWriteResult, NewEntry, FinishWrite, FinishEntry, FinishWriteResult, BlogTermsWrite, BlogTermsWriteResult,
   BlogAuthorInput, BlogAuthorsWrite, BlogAuthorsWriteResult, BlogPostInput, BlogPostsWrite, BlogPostsWriteResult, StoredMediaRef,
 } from './steps.js';
+export { migrationLocalesProbe, type ProjectLocaleState, type LocalesWrite, type LocalesWriteResult } from './locales.js';
 export { staleHeartbeatMs, type MigrationRunner, type MigrationRunRef } from './port.js';
 export { runnerStoppedMessageFor } from './records.js';
 export {

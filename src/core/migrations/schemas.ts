@@ -3,6 +3,7 @@ import type { migrations } from '../../db/schema/index.js';
 import type { MigrationProgress } from '../../db/schema/ops.js';
 import type { Access } from '../operation.js';
 import { normaliseButterApiUrl } from '../../lib/buttercms-api-url.js';
+import { localeCodePattern } from '../locales/model.js';
 
 /** Migrations are developer work (the developer role or higher); API keys never run them. */
 export const migrationAccess: Access = { role: 'developer' };
@@ -43,6 +44,19 @@ export const butterConfigSchema = z.strictObject({
   collections: nameList.optional(),
   /** Hosts whose URLs are media files besides cdn.buttercms.com and *.cloudfront.net. */
   mediaHosts: nameList.optional(),
+  /**
+   * The account's locales to read (ButterCMS API slugs, like `en`, `fr`, `pt-br`), the first one
+   * read as the default. Absent: read as before, with no `locale` parameter.
+   */
+  locales: nameList.optional().superRefine((codes, issue) => {
+    if (codes === undefined) return;
+    if (codes.length === 0) issue.addIssue({ code: 'custom', message: 'list at least one locale, like "en,fr"' });
+    for (const c of codes) {
+      if (!localeCodePattern.test(c)) issue.addIssue({ code: 'custom', message: `"${c}" is not a locale code like "en", "fr" or "pt-br"` });
+    }
+    const twice = codes.filter((c, i) => codes.indexOf(c) !== i);
+    if (twice.length) issue.addIssue({ code: 'custom', message: `"${twice[0]}" is listed twice` });
+  }),
 });
 export type ButterConfig = z.output<typeof butterConfigSchema>;
 

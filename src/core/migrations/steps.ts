@@ -27,6 +27,7 @@ import { blogAuthors, blogCategories, blogPosts, blogTags } from '../../db/schem
 import { checkSchemaSet, slugPattern, validateTypeDefinition, type TypeDefinition } from '../schema/index.js';
 import { loadSchemaSet, typeKinds, type TypeKind } from '../types/operations.js';
 import { collectionTypes, components, pageTypes } from '../../db/schema/index.js';
+import { applyImportLocales, entryLocalesSchema, localesWriteSchema, writeEntryLocales, type LocalesWriteResult } from './locales.js';
 import { lockMigrationState, writeLogs } from './records.js';
 import { isRunningStatus, logLineSchema, type MigrationLogLine, type MigrationStatus } from './schemas.js';
 
@@ -79,6 +80,8 @@ const schemaWriteSchema = z.strictObject({
   components: z.array(typeDefinitionInput),
   pageTypes: z.array(typeDefinitionInput),
   collections: z.array(typeDefinitionInput),
+  /** An import in several locales: the project's locales to add (and its default, when it was empty), in this transaction. */
+  locales: localesWriteSchema.optional(),
 });
 export type SchemaWrite = z.input<typeof schemaWriteSchema>;
 
@@ -104,6 +107,9 @@ const newEntrySchema = z.object({
   status: z.enum(['draft', 'published']),
   /** ISO time the source published it; kept as publishedAt when the entry is published. */
   publishedAt: z.string().optional(),
+  /** Localized fields' values in the other locales (references as in `fields`), and a page's SEO in them. */
+  locales: entryLocalesSchema.optional(),
+  seoLocales: entryLocalesSchema.optional(),
 });
 export type NewEntry = z.input<typeof newEntrySchema>;
 const entriesWriteSchema = z.strictObject({
@@ -125,6 +131,9 @@ const finishEntrySchema = z.object({
   fields: records,
   publish: z.boolean(),
   publishedAt: z.string().optional(),
+  /** Localized fields' values in the other locales (references resolved), and a page's SEO in them. */
+  locales: entryLocalesSchema.optional(),
+  seoLocales: entryLocalesSchema.optional(),
 });
 export type FinishEntry = z.input<typeof finishEntrySchema>;
 const finishWriteSchema = z.strictObject({ entryKind: entryKindSchema, entries: z.array(finishEntrySchema) });
@@ -175,6 +184,8 @@ export interface SchemaWriteResult {
   created: Array<{ kind: TypeKind; slug: string }>;
   updated: Array<{ kind: TypeKind; slug: string }>;
   unchanged: Array<{ kind: TypeKind; slug: string }>;
+  /** What changed of the project's locales (only when the write asked for locales). */
+  locales?: LocalesWriteResult;
 }
 
 export interface StoredMediaRef {
@@ -203,11 +214,14 @@ export interface EntriesWriteResult {
   skipped: Skipped<'key'>;
   /** References whose target was not created (it was skipped): dropped. */
   dropped: Array<{ key: string; target: string }>;
+  /** Other locales' values that broke a field rule: left out of the entry (an import in several locales). */
+  localesLeftOut?: Array<{ key: string; reason: string }>;
 }
 
 export interface FinishWriteResult {
   done: number;
   skipped: Skipped<'id'>;
+  localesLeftOut?: Array<{ id: string; reason: string }>;
 }
 
 export interface BlogTermsWriteResult {
@@ -432,6 +446,8 @@ async function applySchema(ctx: Ctx, write: SchemaWrite): Promise<SchemaWriteRes
       issues.slice(0, 20).map((i) => `${i.kind}/${i.slug}: ${i.path}: ${i.message}`).join('; '), issues);
   }
   const result: SchemaWriteResult = { created: [], updated: [], unchanged: [] };
+  // The locales first: a localized field means something only once the project has them.
+  if (write.locales) result.locales = await applyImportLocales(ctx, write.locales);
   const now = ctx.clock.now();
   // Components first, so no type ever points at a missing one; all in this one transaction.
   for (const kind of ['components', 'collections', 'pageTypes'] as const) {
@@ -517,6 +533,12 @@ async function createEntries(ctx: Ctx, write: EntriesWrite): Promise<EntriesWrit
       if (entry.status === 'published' && entry.publishedAt) {
         await store.update(ctx.db, shape.id, { publishedAt: new Date(entry.publishedAt) });
       }
+      if (entry.locales || entry.seoLocales) {
+        const missing = (target: string) => result.dropped.push({ key: entry.key, target });
+        const locales = entry.locales ? resolveLocalePlaceholders(entry.locales, (key) => write.refIds?.[key] ?? result.ids[key], missing) : undefined;
+        const leftOut = await writeEntryLocales(ctx, write.entryKind, shape.id, { locales, seoLocales: entry.seoLocales }, entry.status === 'published');
+        if (leftOut.length) (result.localesLeftOut ??= []).push(...leftOut.map((reason) => ({ key: entry.key, reason })));
+      }
       result.ids[entry.key] = shape.id;
       result.created += 1;
       if (slug !== entry.slug) result.renamed.push({ key: entry.key, from: entry.slug, to: slug });
@@ -557,6 +579,13 @@ function resolvePlaceholders(value: Record<string, unknown>, idOf: (key: string)
   return isRecord(out) ? out : {};
 }
 
+/** Each locale's values with their placeholders pointed at local ids, as `resolvePlaceholders` does. */
+function resolveLocalePlaceholders(
+  values: Record<string, Record<string, unknown>>, idOf: (key: string) => string | undefined, dropped: (key: string) => void,
+): Record<string, Record<string, unknown>> {
+  return Object.fromEntries(Object.entries(values).map(([code, v]) => [code, resolvePlaceholders(v, idOf, dropped)]));
+}
+
 /** The second pass: references (now that every target exists), then publish as the source had it. */
 async function finishEntries(ctx: Ctx, write: FinishWrite): Promise<FinishWriteResult> {
   const store = storeOf(write.entryKind);
@@ -567,6 +596,10 @@ async function finishEntries(ctx: Ctx, write: FinishWrite): Promise<FinishWriteR
       if (entry.publish) {
         await publishEntry(ctx, write.entryKind, { id: entry.id });
         if (entry.publishedAt) await store.update(ctx.db, entry.id, { publishedAt: new Date(entry.publishedAt) });
+      }
+      if (entry.locales || entry.seoLocales) {
+        const leftOut = await writeEntryLocales(ctx, write.entryKind, entry.id, { locales: entry.locales, seoLocales: entry.seoLocales }, entry.publish);
+        if (leftOut.length) (result.localesLeftOut ??= []).push(...leftOut.map((reason) => ({ id: entry.id, reason })));
       }
       result.done += 1;
     } catch (e) {

@@ -108,6 +108,14 @@ function detailOf(text: string): string {
   try {
     const body: unknown = JSON.parse(text);
     if (isRecord(body) && typeof body.detail === 'string') return body.detail;
+    // DRF's per-parameter form, e.g. a 400 for an unknown locale: `{ "locale": ["…"] }`.
+    if (isRecord(body)) {
+      const parts = Object.entries(body).flatMap(([k, v]) => {
+        const texts = Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : typeof v === 'string' ? [v] : [];
+        return texts.length ? [`${k}: ${texts.join(' ')}`] : [];
+      });
+      if (parts.length) return parts.join('; ');
+    }
   } catch { /* not JSON */ }
   const trimmed = text.trim();
   return trimmed.length > 200 ? `${trimmed.slice(0, 197)}...` : trimmed;

@@ -7,6 +7,7 @@ import { fieldsOfItem, isHtml, isPlainObject } from './infer.js';
 import { humanize, makeUnique, toSlug } from './names.js';
 import type { ImportPlan, PlannedType } from './plan.js';
 import type { SourceItem, SourcePage } from './source.js';
+import type { LocaleLookup } from './locales.js';
 import type { ImportWarning, ReferenceKind } from './types.js';
 
 /** The stand-in for a local id until the target exists: `@ref:page:<slug>`, `@ref:item:<id>`. */
@@ -25,6 +26,9 @@ export interface PreparedEntry {
   status: 'draft' | 'published';
   publishedAt?: string | undefined;
   hasRefs: boolean;
+  /** Localized fields' values in the other locales (references as placeholders), by code; a page's SEO in them. */
+  locales?: Record<string, Record<string, unknown>> | undefined;
+  seoLocales?: Record<string, Record<string, unknown>> | undefined;
   /**
    * Set by `orderForCreation`: created without references (as a draft) because a target is created
    * only later (a cycle, or a page referenced from an item); pass two completes it.
@@ -40,6 +44,16 @@ export interface PrepareContext {
   fileUrlFor: (url: string) => string | null | undefined;
   /** Whether the import creates this entity at all (else a reference to it is dropped). */
   willExist: (key: string) => boolean;
+  /** An import in several locales: where each locale's values come from and go. */
+  locales?: PrepareLocales | undefined;
+}
+
+export interface PrepareLocales {
+  /** The locale whose values are the entry's own content. */
+  base: string;
+  /** Locales stored under their own code. */
+  own: readonly string[];
+  lookup: LocaleLookup;
 }
 
 const isRef = (v: unknown): v is { _ref: string; _type: string } =>
@@ -76,7 +90,7 @@ export function orderForCreation(entries: readonly PreparedEntry[], createdBefor
   const ordered: PreparedEntry[] = [];
   let remaining: Array<{ entry: PreparedEntry; deps: string[] }> = [];
   for (const entry of entries) {
-    const targets = [...refTargets(entry.content)];
+    const targets = [...refTargets([entry.content, entry.locales ?? {}])];
     if (targets.some((t) => !own.has(t) && !createdBefore.has(t)) || targets.includes(entry.key)) {
       ordered.push({ ...entry, deferred: true });
       placed.add(entry.key);
@@ -221,15 +235,46 @@ export function pageSeo(fields: Record<string, unknown>): Record<string, unknown
 
 const validTime = (v: string | null): string | undefined => (v && !Number.isNaN(Date.parse(v)) ? new Date(v).toISOString() : undefined);
 
+/** The localized fields' values of each locale stored under its own code (and a page's SEO in each). */
+function otherLocales(
+  type: PlannedType, ctx: PrepareContext, where: string, warnings: ImportWarning[], valuesIn: (code: string) => Record<string, unknown> | undefined, seo: boolean,
+): Pick<PreparedEntry, 'locales' | 'seoLocales'> {
+  const l = ctx.locales;
+  if (!l) return {};
+  const localized = type.fields.filter((f) => f.localized === true).map((f) => f.name);
+  const locales: Record<string, Record<string, unknown>> = {};
+  const seoLocales: Record<string, Record<string, unknown>> = {};
+  for (const code of l.own) {
+    const values = valuesIn(code);
+    if (!values) continue;
+    if (localized.length) {
+      const converted = convert(values, type, ctx, `${where} (locale ${code})`, warnings);
+      const own = Object.fromEntries(localized.filter((n) => converted[n] !== undefined).map((n) => [n, converted[n]]));
+      if (Object.keys(own).length) locales[code] = own;
+    }
+    const pageSeoValues = seo ? pageSeo(values) : undefined;
+    if (pageSeoValues) seoLocales[code] = pageSeoValues;
+  }
+  return {
+    ...(Object.keys(locales).length ? { locales } : {}),
+    ...(Object.keys(seoLocales).length ? { seoLocales } : {}),
+  };
+}
+
+const hasAnyRef = (content: Record<string, unknown>, more: Pick<PreparedEntry, 'locales'>) => containsRef(content) || containsRef(more.locales ?? {});
+
 export function prepareItems(key: string, items: readonly SourceItem[], ctx: PrepareContext, warnings: ImportWarning[]): PreparedEntry[] {
   const type = ctx.plan.collectionOf(key);
   if (!type) return [];
   const slugs = new Set<string>();
   return items.map((item) => {
     const id = String(item.meta.id);
-    const fields = fieldsOfItem(item);
-    const content = convert(fields, type, ctx, `collection ${key} item ${id}`, warnings);
+    const where = `collection ${key} item ${id}`;
+    const l = ctx.locales;
+    const fields = (l ? l.lookup.item(l.base, key, item) : undefined) ?? fieldsOfItem(item);
+    const content = convert(fields, type, ctx, where, warnings);
     const name = itemName(fields, type, id);
+    const more = otherLocales(type, ctx, where, warnings, (code) => l?.lookup.item(code, key, item), false);
     return {
       key: refKey('collectionItem', id),
       typeSlug: type.slug,
@@ -237,7 +282,8 @@ export function prepareItems(key: string, items: readonly SourceItem[], ctx: Pre
       slug: makeUnique(clip(toSlug(name, `item-${id}`), 200).replace(/-+$/, ''), slugs, '-'),
       content,
       status: 'published' as const,
-      hasRefs: containsRef(content),
+      hasRefs: hasAnyRef(content, more),
+      ...more,
     };
   });
 }
@@ -248,7 +294,11 @@ export function preparePages(pages: readonly SourcePage[], ctx: PrepareContext, 
   for (const page of pages) {
     const type = ctx.plan.pageTypeOf(page);
     if (!type) continue;
-    const content = convert(page.fields, type, ctx, `page ${page.page_type ?? '*'}/${page.slug}`, warnings);
+    const where = `page ${page.page_type ?? '*'}/${page.slug}`;
+    const l = ctx.locales;
+    const base = (l ? l.lookup.page(l.base, page) : undefined) ?? page;
+    const content = convert(base.fields, type, ctx, where, warnings);
+    const more = otherLocales(type, ctx, where, warnings, (code) => l?.lookup.page(code, page)?.fields, true);
     // What the read API serves is published; newer API versions also say draft or scheduled.
     const draft = page.status === 'draft' || page.status === 'scheduled';
     if (page.status === 'scheduled') {
@@ -260,10 +310,11 @@ export function preparePages(pages: readonly SourcePage[], ctx: PrepareContext, 
       name: clip(page.name.trim() || page.slug, 255),
       slug: makeUnique(clip(toSlug(page.slug, 'page'), 200).replace(/-+$/, ''), slugs, '-'),
       content,
-      seo: pageSeo(page.fields),
+      seo: pageSeo(base.fields),
       status: draft ? 'draft' : 'published',
       publishedAt: draft ? undefined : validTime(page.published),
-      hasRefs: containsRef(content),
+      hasRefs: hasAnyRef(content, more),
+      ...more,
     });
   }
   return out;

@@ -64,14 +64,22 @@ export function planImport(source: SourceData, options: PlanOptions = {}): Impor
   const collectionOfId = new Map<string, string>();
   for (const [key, items] of source.collections) for (const item of items) collectionOfId.set(String(item.meta.id), key);
 
+  // Other locales' values are samples too (a field empty in one locale may be filled in another).
+  const variants = source.variants ?? [];
   const groups: SampleGroup[] = [];
   for (const type of typesInOrder) {
-    groups.push({ id: pageGroup(slugOfType.get(type)!), kind: 'page', samples: source.pages.filter((p) => p.page_type === type).map((p) => p.fields) });
+    const samples = [source.pages, ...variants.map((v) => v.pages)].flatMap((list) => list.filter((p) => p.page_type === type).map((p) => p.fields));
+    groups.push({ id: pageGroup(slugOfType.get(type)!), kind: 'page', samples });
   }
   for (const page of source.pages) {
-    if (page.page_type === null) groups.push({ id: pageGroup(slugOfSingle.get(page.slug)!), kind: 'page', samples: [page.fields] });
+    if (page.page_type !== null) continue;
+    const samples = [page.fields, ...variants.flatMap((v) => v.pages.filter((p) => p.page_type === null && p.slug === page.slug).map((p) => p.fields))];
+    groups.push({ id: pageGroup(slugOfSingle.get(page.slug)!), kind: 'page', samples });
   }
-  for (const [key, items] of source.collections) groups.push({ id: collectionGroup(key), kind: 'collection', samples: items });
+  for (const [key, items] of source.collections) {
+    const samples = [...items, ...variants.flatMap((v) => v.collections.get(key) ?? [])];
+    groups.push({ id: collectionGroup(key), kind: 'collection', samples });
+  }
 
   const inference: InferenceResult = inferSchemas(groups, {
     mediaHosts: options.mediaHosts ?? [],
@@ -196,7 +204,9 @@ function mergeFields(old: SchemaField[], wanted: SchemaField[], path: string, co
       out.push(field);
       added.push(field.name);
     } else {
-      out[at] = mergeField(out[at]!, field, `${path}.${field.name}`, conflicts);
+      const merged = mergeField(out[at]!, field, `${path}.${field.name}`, conflicts);
+      // A field the import finds localized becomes so (its stored values stay the default locale's).
+      out[at] = field.localized === true && merged.localized !== true ? { ...merged, localized: true } : merged;
     }
   }
   return out;

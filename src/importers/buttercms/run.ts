@@ -10,8 +10,8 @@ import type { Dispatcher } from 'undici';
 import type { Actor } from '../../core/actor.js';
 import { isCmsError } from '../../core/errors.js';
 import {
-  analyzeImportedTables, butterConfigSchema, migrationAbandon, runnerStoppedMessageFor,
-  type ButterConfig, type MigrationLogLine, type MigrationRunRef, type MigrationView, type SchemaWrite, type StoredMediaRef,
+  analyzeImportedTables, butterConfigSchema, migrationAbandon, migrationLocalesProbe, runnerStoppedMessageFor,
+  type ButterConfig, type MigrationLogLine, type MigrationRunRef, type MigrationView, type SchemaWrite, type SchemaWriteResult, type StoredMediaRef,
 } from '../../core/migrations/index.js';
 import { checkSchemaSet, validateTypeDefinition, type SchemaSet } from '../../core/schema/index.js';
 import type { Cms } from '../../runtime.js';
@@ -20,7 +20,8 @@ import { createButterClient, normaliseApiUrl, SourceRequestError, type ButterCli
 import { collectMediaUrls } from './convert.js';
 import { containsRef, orderForCreation, preparePages, prepareItems, refTargets, resolveRefs, stripRefs, type PrepareContext, type PreparedEntry } from './entries.js';
 import { isMediaUrl } from './infer.js';
-import { mergeWithExisting, planImport, type ExistingSchema, type ImportPlan, type MergeResult, type SchemaKind } from './plan.js';
+import { asLocaleFailure, decideLocales, describeLocalized, localeLookup, LocaleRefused, markLocalized, readOtherLocales, type LocaleDecision, type LocaleLookup } from './locales.js';
+import { mergeWithExisting, planImport, type ExistingSchema, type ImportPlan, type MergeResult, type PlannedType, type SchemaKind } from './plan.js';
 import { readBlog, readSource, type ReadProgress, type SourceData } from './source.js';
 import { createMigrationSteps, Paused, type MigrationSteps } from './steps.js';
 import { fieldListOf, type ImportWarning, type SchemaField } from './types.js';
@@ -98,14 +99,27 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
     });
     const mediaHosts = mediaHostsOf(config, apiUrl);
 
-    // ---- mapping: read the account, following what content points at.
+    // ---- mapping: read the account, following what content points at; with `locales`, in the
+    // first listed locale, then the same pages and items in each other one (all before any write).
+    const listed = config.locales;
+    const mappingProgress = async (p: ReadProgress) => { await steps.record({ progress: { phase: 'mapping', done: p.done, total: p.total } }); };
     const source = await readSource(client, {
       pageTypes: config.pageTypes,
       collections: config.collections,
       // An import reads the blog when it gets to it; a dry run reads it now, for its counts.
       blog: mode === 'dry_run',
-      onProgress: async (p) => { await steps.record({ progress: { phase: 'mapping', done: p.done, total: p.total } }); },
-    });
+      locale: listed?.[0],
+      onProgress: mappingProgress,
+    }).catch((e: unknown) => { throw listed ? asLocaleFailure(e, listed[0]!) : e; });
+    let lookup: LocaleLookup | null = null;
+    if (listed) {
+      const read = await readOtherLocales(client, source, listed.slice(1), async (p) => {
+        await steps.record({ progress: { phase: 'mappingLocales', done: p.done, total: p.total } });
+      });
+      source.variants = read.variants;
+      source.warnings.push(...read.warnings);
+      lookup = localeLookup(listed, read.variants);
+    }
     const summary = summariseSource(source);
     await steps.record({
       status: 'validating',
@@ -120,6 +134,9 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
 
     // ---- validating: infer the schema, meet the project's, check everything before any write.
     let plan = planImport(source, { mediaHosts });
+    const decision: LocaleDecision | null = listed ? decideLocales(listed, await cms.run(migrationLocalesProbe, {}, options)) : null;
+    const localizedNow = (p: ImportPlan) => (listed && lookup ? markLocalized(p, source, lookup, listed) : null);
+    const localized = localizedNow(plan);
     const pulled = await cms.run('schema.pull', {}, options);
     const existing = toExistingSchema(pulled);
     const merge = mergeWithExisting(existing, plan);
@@ -128,17 +145,21 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
     const conversionWarnings: ImportWarning[] = [];
     // A dry run converts too (with stand-in ids), so its report shows what would be dropped.
     if (mode === 'dry_run') {
-      const ctx: PrepareContext = { plan, mediaIdForUrl: () => 'dry-run', fileUrlFor: () => null, willExist: knownEntities(source) };
+      const ctx: PrepareContext = {
+        plan, mediaIdForUrl: () => 'dry-run', fileUrlFor: () => null, willExist: knownEntities(source), locales: prepareLocales(decision, lookup),
+      };
       for (const [key, items] of source.collections) prepareItems(key, items, ctx, conversionWarnings);
       preparePages(source.pages, ctx, conversionWarnings);
     }
     const problems = [...merge.conflicts, ...issues];
     const report = buildReport(source, plan, merge, mediaUrls, [...source.warnings, ...plan.warnings, ...conversionWarnings], problems, apiUrl);
+    if (decision && localized) report.locales = localesReport(decision, localized);
     const planLogs: MigrationLogLine[] = [
       ...toLogLines(plan.warnings),
       ...toLogLines(conversionWarnings),
       ...problems.map((p): MigrationLogLine => ({ level: mode === 'dry_run' ? 'warning' : 'error', message: p })),
       { level: 'info', message: `Schema: ${plan.components.length} components, ${plan.pageTypes.length} page types, ${plan.collections.length} collections; ${mediaUrls.length} media URLs` },
+      ...(decision && localized ? localePlanLogs(decision, localized) : []),
     ];
     if (mode === 'dry_run') {
       await steps.record({ status: 'completed', progress: { phase: 'done', done: 1, total: 1 }, report, logs: [...planLogs, { level: 'info', message: 'Dry run complete: nothing was written' }] });
@@ -149,12 +170,15 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
       throw new ImportFailure(`The imported schema does not fit the project's (${problems.length} problem${problems.length === 1 ? '' : 's'}; see the log); nothing was written`);
     }
 
-    const schemaWrite = (m: MergeResult): SchemaWrite => m.write;
+    const schemaWrite = (m: MergeResult): SchemaWrite => ({
+      ...m.write,
+      ...(decision ? { locales: { add: decision.add, ...(decision.setDefault ? { defaultLocale: decision.setDefault } : {}) } } : {}),
+    });
     phase = 'importing';
     if (mode === 'schema_only') {
       // No files are read: a media URL's field type comes from its extension (none: image).
-      await steps.schema(schemaWrite(merge), { status: 'importing', report, progress: { phase: 'schema', done: 0, total: 1 }, logs: planLogs });
-      await steps.record({ progress: { phase: 'schema', done: 1, total: 1 }, logs: schemaLogs(merge) });
+      const written = await steps.schema(schemaWrite(merge), { status: 'importing', report, progress: { phase: 'schema', done: 0, total: 1 }, logs: planLogs });
+      await steps.record({ progress: { phase: 'schema', done: 1, total: 1 }, logs: [...schemaLogs(merge), ...localeWriteLogs(written)] });
       await steps.record({ status: 'completed', progress: { phase: 'done', done: 1, total: 1 }, logs: [{ level: 'info', message: 'Schema imported (schema only)' }] });
       return;
     }
@@ -164,6 +188,7 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
     await steps.record({ status: 'importing', report, progress: { phase: 'media', done: 0, total: mediaUrls.length }, logs: planLogs });
     const media = await importMedia(client, mediaUrls, source, cms.config.maxUploadBytes, steps);
     const filed = planImport(source, { mediaHosts, mediaTypeOf: (url) => media.get(url)?.mimeType });
+    localizedNow(filed);
     const filedMerge = mergeWithExisting(existing, filed);
     const filedProblems = [...filedMerge.conflicts, ...checkMerged(pulled, filedMerge)];
     if (filedProblems.length) {
@@ -171,8 +196,10 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
       throw new ImportFailure(`The imported schema does not fit the project's once the files are known (${filedProblems.length} problem${filedProblems.length === 1 ? '' : 's'}; see the log); the files were imported, nothing else was written`);
     }
     plan = filed;
-    await steps.schema(schemaWrite(filedMerge), { progress: { phase: 'schema', done: 0, total: 1 }, logs: retypedLogs(merge, filedMerge) });
-    await steps.record({ progress: { phase: 'schema', done: 1, total: 1 }, logs: schemaLogs(filedMerge) });
+    // Fields the project has localized already (an earlier import, a schema push) are per locale here too.
+    adoptLocalized(plan, filedMerge);
+    const written = await steps.schema(schemaWrite(filedMerge), { progress: { phase: 'schema', done: 0, total: 1 }, logs: retypedLogs(merge, filedMerge) });
+    await steps.record({ progress: { phase: 'schema', done: 1, total: 1 }, logs: [...schemaLogs(filedMerge), ...localeWriteLogs(written)] });
 
     // ---- collection items, then pages: each created whole once its targets exist; entries in a
     // reference cycle are completed (references, publish) by a second pass.
@@ -183,10 +210,14 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
       mediaIdForUrl: (url) => media.get(url)?.id,
       fileUrlFor: (url) => media.get(url)?.fileUrl,
       willExist,
+      locales: prepareLocales(decision, lookup),
     };
     // The blog is read (and its new files downloaded) while the entries are written: the source's
     // spacing between requests then costs no time of its own. What it read is recorded after the
     // entries, in the order an import that read it then would record it.
+    if (decision) {
+      await steps.record({ logs: [{ level: 'info', message: 'The blog is read once, without a locale (ButterCMS\'s posts take no locale parameter): posts are stored in the default locale' }] });
+    }
     const blogAhead = source.blogRead ? null : readBlogAhead(client, source, media, mediaHosts, cms.config.maxUploadBytes, deps.blogAheadMaxBytes ?? blogAheadMaxBytes);
     // Awaited below; a failure meanwhile is reported there, not as an unhandled rejection.
     blogAhead?.catch(() => {});
@@ -282,6 +313,9 @@ function describeFailure(e: unknown, signal: AbortSignal, phase: string, mode: s
   if (signal.aborted) return { message: runnerStoppedMessageFor(mode), data: { phase } };
   // A dry run writes nothing, so nothing of it stays.
   const after = mode === 'dry_run' ? 'Nothing was written (dry run).' : 'What was imported stays.';
+  if (e instanceof LocaleRefused) {
+    return { message: `${e.message}.`, data: { phase, request: e.failure.request, status: e.failure.status, failure: 'locale', locale: e.locale } };
+  }
   if (e instanceof SourceRequestError) {
     return { message: `${e.message}. ${after}`, data: { phase, request: e.request, status: e.status, failure: e.failure } };
   }
@@ -311,6 +345,10 @@ function collectAllMediaUrls(source: SourceData, hosts: readonly string[]): stri
   const urls = new Set<string>();
   for (const page of source.pages) for (const u of collectMediaUrls(page.fields, hosts)) urls.add(u);
   for (const items of source.collections.values()) for (const u of collectMediaUrls(items, hosts)) urls.add(u);
+  for (const v of source.variants ?? []) {
+    for (const page of v.pages) for (const u of collectMediaUrls(page.fields, hosts)) urls.add(u);
+    for (const items of v.collections.values()) for (const u of collectMediaUrls(items, hosts)) urls.add(u);
+  }
   for (const u of blogMediaUrls(source, hosts)) urls.add(u);
   return [...urls].filter((u) => isMediaUrl(u, hosts));
 }
@@ -469,7 +507,7 @@ async function createAll(
     const refIds: Record<string, string> = {};
     for (const e of batch) {
       if (e.deferred) continue;
-      for (const key of refTargets(e.content)) {
+      for (const key of refTargets([e.content, e.locales ?? {}])) {
         const id = ids.get(key);
         if (id) refIds[key] = id;
       }
@@ -486,6 +524,8 @@ async function createAll(
         seo: e.seo,
         status: e.deferred ? 'draft' : e.status,
         publishedAt: e.publishedAt,
+        // A deferred entry gets its other locales with its references, in pass two.
+        ...(e.deferred ? {} : { locales: e.locales, seoLocales: e.seoLocales }),
       })),
     }, { progress: { phase, done: start + batch.length, total: entries.length } });
     for (const [key, id] of Object.entries(result.ids)) ids.set(key, id);
@@ -493,6 +533,7 @@ async function createAll(
       ...result.renamed.map((r): MigrationLogLine => ({ level: 'info', message: `${r.key}: slug "${r.from}" is taken, imported as "${r.to}"` })),
       ...result.skipped.map((s): MigrationLogLine => ({ level: 'error', message: `${s.key} skipped: ${s.reason}`, data: { code: s.code, details: s.details } })),
       ...result.dropped.map((d): MigrationLogLine => ({ level: 'warning', message: `${d.key}: the referenced ${d.target} was not imported; reference dropped` })),
+      ...(result.localesLeftOut ?? []).map((l): MigrationLogLine => ({ level: 'warning', message: `${l.key}: ${l.reason}` })),
     ];
     if (logs.length) await steps.record({ logs });
   }
@@ -515,11 +556,15 @@ async function finishAll(kind: 'item' | 'page', entries: PreparedEntry[], ids: M
         for (const [k, v] of Object.entries(e.content)) {
           if (containsRef(v)) fields[k] = resolveRefs(v, (key) => ids.get(key), `${e.key}.${k}`, warnings);
         }
-        return { id: ids.get(e.key)!, fields, publish: e.status === 'published', publishedAt: e.publishedAt };
+        const locales = e.locales ? Object.fromEntries(Object.entries(e.locales).map(([code, values]) => [code, resolveLocaleRefs(values, ids, `${e.key} (locale ${code})`, warnings)])) : undefined;
+        return { id: ids.get(e.key)!, fields, publish: e.status === 'published', publishedAt: e.publishedAt, locales, seoLocales: e.seoLocales };
       }),
     }, { progress: { phase, done: start + batch.length, total: pending.length }, logs: toLogLines(warnings) });
     if (result.skipped.length) {
       await steps.record({ logs: result.skipped.map((s): MigrationLogLine => ({ level: 'error', message: `${kind} ${s.id}: references or publish skipped: ${s.reason}`, data: { code: s.code, details: s.details } })) });
+    }
+    if (result.localesLeftOut?.length) {
+      await steps.record({ logs: result.localesLeftOut.map((l): MigrationLogLine => ({ level: 'warning', message: `${kind} ${l.id}: ${l.reason}` })) });
     }
   }
 }
@@ -596,3 +641,66 @@ function buildReport(
   };
 }
 
+
+// ------------------------------------------------------------------------------------------------
+// Locales.
+
+function prepareLocales(decision: LocaleDecision | null, lookup: LocaleLookup | null): PrepareContext['locales'] {
+  return decision && lookup ? { base: decision.base, own: decision.own, lookup } : undefined;
+}
+
+function resolveLocaleRefs(values: Record<string, unknown>, ids: Map<string, string>, where: string, warnings: ImportWarning[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(values)) {
+    const r = containsRef(v) ? resolveRefs(v, (key) => ids.get(key), `${where}.${k}`, warnings) : v;
+    if (r !== undefined) out[k] = r;
+  }
+  return out;
+}
+
+function localesReport(decision: LocaleDecision, localized: Map<{ kind: SchemaKind; slug: string }, string[]>): Record<string, unknown> {
+  return {
+    read: decision.listed,
+    defaultLocale: decision.defaultLocale,
+    ...(decision.setDefault ? { setDefault: decision.setDefault } : {}),
+    add: decision.add,
+    contentFrom: decision.base,
+    storedUnderOwnCode: decision.own,
+    localizedFields: Object.fromEntries([...localized].map(([t, names]) => [`${t.kind}/${t.slug}`, names])),
+  };
+}
+
+function localePlanLogs(decision: LocaleDecision, localized: Map<PlannedType, string[]>): MigrationLogLine[] {
+  const lines: MigrationLogLine[] = [
+    { level: 'info', message: `Locales read: ${decision.listed.join(', ')} (the first as the source's default); localized fields: ${describeLocalized(localized)}` },
+    {
+      level: 'info',
+      message: `The entries' own content (the default locale ${decision.defaultLocale}) comes from ${decision.base}` +
+        (decision.own.length ? `; ${decision.own.join(', ')} stored under ${decision.own.length === 1 ? 'its own code' : 'their own codes'}` : ''),
+    },
+  ];
+  if (!decision.listed.includes(decision.defaultLocale)) {
+    lines.push({ level: 'warning', message: `The project's default locale ${decision.defaultLocale} is not among the locales read: its values are ${decision.base}'s until written` });
+  }
+  return lines;
+}
+
+function localeWriteLogs(written: SchemaWriteResult): MigrationLogLine[] {
+  const l = written.locales;
+  if (!l) return [];
+  return [
+    ...l.added.map((a): MigrationLogLine => ({ level: 'info', message: `Added the locale ${a.code} (${a.name}) to the project` })),
+    ...(l.previousDefault ? [{ level: 'info' as const, message: `Made ${l.defaultLocale} the project's default locale (it had only ${l.previousDefault} and no content)` }] : []),
+  ];
+}
+
+/** Marks localized the planned fields that the written schema has localized (the project's own say so). */
+function adoptLocalized(plan: ImportPlan, merge: MergeResult): void {
+  for (const kind of ['pageTypes', 'collections'] as const) {
+    for (const type of plan[kind]) {
+      const written = merge.write[kind].find((t) => t.slug === type.slug);
+      const names = new Set(written?.fields.filter((f) => f.localized === true).map((f) => f.name) ?? []);
+      if (names.size) type.fields = type.fields.map((f) => (names.has(f.name) && f.localized !== true ? { ...f, localized: true } : f));
+    }
+  }
+}

@@ -81,6 +81,18 @@ export interface SourceData {
   /** Collection item ids referenced by embedded objects whose collection was never read. */
   unknownItemIds: string[];
   warnings: ImportWarning[];
+  /**
+   * With `--locales`: the same pages and collections read in each other listed locale (the
+   * lists above hold the first listed locale's values). Absent otherwise.
+   */
+  variants?: LocaleVariant[];
+}
+
+/** Pages and collection items as read in one more locale (`locale=<code>`). */
+export interface LocaleVariant {
+  code: string;
+  pages: SourcePage[];
+  collections: Map<string, SourceItem[]>;
 }
 
 export interface ReadProgress {
@@ -99,6 +111,8 @@ export interface ReadSourceOptions {
   blog?: boolean;
   /** Skip single pages (when only the blog is wanted). */
   skipPages?: boolean;
+  /** ButterCMS's `locale` parameter on page and collection reads (absent: none is sent, the account's default is read). */
+  locale?: string | undefined;
 }
 
 export interface BlogData {
@@ -160,7 +174,7 @@ function toPost(v: unknown): SourcePost | null {
   };
 }
 
-function toPage(v: unknown): SourcePage | null {
+export function toPage(v: unknown): SourcePage | null {
   if (!isPlainObject(v) || typeof v.slug !== 'string' || v.slug === '') return null;
   return {
     slug: v.slug,
@@ -173,9 +187,9 @@ function toPage(v: unknown): SourcePage | null {
   };
 }
 
-const dataArray = (body: unknown): unknown[] => (isPlainObject(body) && Array.isArray(body.data) ? body.data : []);
+export const dataArray = (body: unknown): unknown[] => (isPlainObject(body) && Array.isArray(body.data) ? body.data : []);
 
-const collectionArray = (key: string) => (body: unknown): unknown[] => {
+export const collectionArray = (key: string) => (body: unknown): unknown[] => {
   if (!isPlainObject(body) || !isPlainObject(body.data)) return [];
   const list = body.data[key];
   return Array.isArray(list) ? list : [];
@@ -244,8 +258,9 @@ export async function readSource(client: ButterClient, options: ReadSourceOption
     for (const v of Object.values(value)) scan(v);
   };
 
+  const contentQuery = { levels: 1, ...(options.locale !== undefined ? { locale: options.locale } : {}) };
   const readPages = async (path: string, what: string): Promise<SourcePage[]> => {
-    const raw = await client.list(path, { levels: 1 }, sourcePageSizes.pages, dataArray, progress);
+    const raw = await client.list(path, contentQuery, sourcePageSizes.pages, dataArray, progress);
     const pages: SourcePage[] = [];
     for (const v of raw) {
       const page = toPage(v);
@@ -286,7 +301,7 @@ export async function readSource(client: ButterClient, options: ReadSourceOption
           break;
         }
         case 'collection': {
-          const raw = await client.list(`/content/${encodeURIComponent(task.key)}/`, { levels: 1 }, sourcePageSizes.collections,
+          const raw = await client.list(`/content/${encodeURIComponent(task.key)}/`, contentQuery, sourcePageSizes.collections,
             collectionArray(task.key), progress);
           const items = raw.filter((v): v is SourceItem => isCollectionItemObject(v));
           if (items.length < raw.length) {

@@ -6,6 +6,8 @@ export interface SchemaField {
   label?: string;
   type: string;
   required?: boolean;
+  /** Per locale (an import in several locales, where the values differ between them). */
+  localized?: boolean;
   options?: Record<string, unknown>;
 }
 

@@ -94,6 +94,19 @@ export interface FakeAccount {
   authors: FakeAuthor[];
   categories: FakeTerm[];
   tags: FakeTerm[];
+  /**
+   * The account's locales (Settings → Localization). Absent: one locale, `en`. A read without
+   * `locale` gets the first (the default); a locale the account lacks is a 400.
+   */
+  locales?: FakeLocales;
+}
+
+/** Localized content: the default locale's values are the entries' `fields`; each other locale overrides some. */
+export interface FakeLocales {
+  /** API slugs; the first is the default. */
+  codes: string[];
+  /** Per other locale: top-level field values that differ from the default's, pages by slug, items by id. */
+  values: Record<string, { pages?: Record<string, RawObject>; items?: Record<number, RawObject> }>;
 }
 
 export function isItemRef(value: unknown): value is ItemRef {

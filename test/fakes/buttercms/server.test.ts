@@ -451,6 +451,32 @@ describe('fake ButterCMS modes', () => {
     });
   });
 
+  it('locale: pages and collections in the requested locale; the blog ignores it; an unknown locale is a 400', async () => {
+    await withFake({}, async (butter) => {
+      butter.account.locales = {
+        codes: ['en', 'fr'],
+        values: { fr: { pages: { 'spring-launch': { headline: 'Bonjour' } }, items: { 812001: { role: 'Ingénieur' } } } },
+      };
+      const page = async (locale?: string) => {
+        const { body } = await call(butter, '/pages/landing-page/spring-launch/', locale ? { locale } : {});
+        return (body.data as { fields: Record<string, unknown> }).fields;
+      };
+      expect((await page()).headline).toBe('Meet the new Acme Rocket');
+      expect((await page('en')).headline).toBe('Meet the new Acme Rocket');
+      expect(await page('fr')).toMatchObject({ headline: 'Bonjour', price: 199.99 });
+      const people = await call(butter, '/content/people/', { locale: 'fr', page_size: 1 });
+      expect((people.body.data as { people: Array<Record<string, unknown>> }).people[0]).toMatchObject({ meta: { id: 812001 }, role: 'Ingénieur' });
+      expect((await call(butter, '/posts/', { locale: 'de' })).status).toBe(200);
+      const bad = await call(butter, '/pages/*/', { locale: 'de' });
+      expect(bad).toMatchObject({ status: 400, body: { locale: ['Invalid locale "de": this account has no such locale.'] } });
+    });
+    // An account without locales has one, en.
+    await withFake({}, async (butter) => {
+      expect((await call(butter, '/content/people/', { locale: 'en' })).status).toBe(200);
+      expect((await call(butter, '/content/people/', { locale: 'fr' })).status).toBe(400);
+    });
+  });
+
   it('accepts a custom account', async () => {
     await withFake(
       {

@@ -151,13 +151,33 @@ function containsText(value: unknown, needle: string): boolean {
   return JSON.stringify(value).toLowerCase().includes(needle.toLowerCase());
 }
 
+/**
+ * The account as read in the requested `locale` (pages and collections take it; the blog does
+ * not, and ignores it). Unknown locale: a 400 in DRF's per-parameter form — the spec names 400 for
+ * an invalid locale; the exact wording is this fake's.
+ */
+function inLocale(account: FakeAccount, query: Record<string, string>): FakeAccount {
+  const locale = query.locale;
+  if (locale === undefined) return account;
+  const codes = account.locales?.codes ?? ['en'];
+  if (!codes.includes(locale)) throw new BadRequest({ status: 400, body: { locale: [`Invalid locale "${locale}": this account has no such locale.`] } });
+  const values = account.locales?.values[locale];
+  if (locale === codes[0] || !values) return account;
+  return {
+    ...account,
+    pages: account.pages.map((p) => (values.pages?.[p.slug] ? { ...p, fields: { ...p.fields, ...values.pages[p.slug] } } : p)),
+    collections: Object.fromEntries(Object.entries(account.collections).map(([key, list]) => [key,
+      list.map((i) => (values.items?.[i.id] ? { ...i, fields: { ...i.fields, ...values.items[i.id] } } : i))])),
+  };
+}
+
 function routeApi(account: FakeAccount, segments: string[], query: Record<string, string>): Reply {
   const [resource, ...rest] = segments;
   switch (resource) {
     case 'pages':
-      return routePages(account, rest, query);
+      return routePages(inLocale(account, query), rest, query);
     case 'content':
-      return routeContent(account, rest, query);
+      return routeContent(inLocale(account, query), rest, query);
     case 'posts':
       return routePosts(account, rest, query);
     case 'authors': {
