@@ -22,10 +22,12 @@ export interface AiConfig {
   /** Calls per minute, per key and per member. */
   rateLimit: number;
   images: boolean;
+  /** OpenAI-compatible servers: `response_format` json_schema (true) or json_object (false). */
+  structuredOutputs: boolean;
 }
 
 export const defaultAiConfig: AiConfig = {
-  provider: null, baseUrl: null, model: null, apiKey: null, timeoutMs: 60_000, rateLimit: 30, images: true,
+  provider: null, baseUrl: null, model: null, apiKey: null, timeoutMs: 60_000, rateLimit: 30, images: true, structuredOutputs: true,
 };
 
 /**
@@ -73,6 +75,8 @@ export const configFileSchema = z.strictObject({
     rateLimit: z.number().int().positive().optional(),
     /** Whether the model accepts images (alt text); false refuses alt-text requests up front. */
     images: z.boolean().optional(),
+    /** OpenAI-compatible servers: ask for a JSON-schema answer (true) or only for JSON (false, for older servers). */
+    structuredOutputs: z.boolean().optional(),
   }).optional(),
 });
 export type ConfigFile = z.infer<typeof configFileSchema>;
@@ -269,6 +273,9 @@ function aiConfigOf(file: ConfigFile['ai'], env: NodeJS.ProcessEnv): AiConfig {
     timeoutMs: number('CMS_AI_TIMEOUT_MS', file?.timeoutMs, defaultAiConfig.timeoutMs),
     rateLimit: number('CMS_AI_RATE_LIMIT', file?.rateLimit, defaultAiConfig.rateLimit),
     images: env.CMS_AI_IMAGES ? parseBoolean('CMS_AI_IMAGES', env.CMS_AI_IMAGES) : file?.images ?? defaultAiConfig.images,
+    structuredOutputs: env.CMS_AI_STRUCTURED_OUTPUTS
+      ? parseBoolean('CMS_AI_STRUCTURED_OUTPUTS', env.CMS_AI_STRUCTURED_OUTPUTS)
+      : file?.structuredOutputs ?? defaultAiConfig.structuredOutputs,
   };
 }
 

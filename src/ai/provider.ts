@@ -15,6 +15,7 @@ export interface ReadyAiConfig {
   apiKey: string | null;
   timeoutMs: number;
   images: boolean;
+  structuredOutputs: boolean;
 }
 
 /**
@@ -28,6 +29,7 @@ export function createAiProvider(config: ReadyAiConfig): AiProvider {
     ? createAnthropic({ baseURL: config.baseUrl, apiKey: config.apiKey ?? '' })(config.model)
     : createOpenAICompatible({
       name: 'openai-compatible', baseURL: config.baseUrl, ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+      supportsStructuredOutputs: config.structuredOutputs,
     }).chatModel(config.model);
 
   const scrub = (text: string): string => (config.apiKey ? text.split(config.apiKey).join('[redacted]') : text);

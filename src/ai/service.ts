@@ -14,7 +14,7 @@ export function createAiService(config: AiConfig): AiService {
   const limiter = createRateLimiter({ requests: config.rateLimit, windowSeconds: 60 });
   const baseUrl = config.baseUrl ?? (config.provider === 'anthropic' ? anthropicBaseUrl : null);
   const provider = config.provider && config.model && baseUrl
-    ? createAiProvider({ provider: config.provider, baseUrl, model: config.model, apiKey: config.apiKey, timeoutMs: config.timeoutMs, images: config.images })
+    ? createAiProvider({ provider: config.provider, baseUrl, model: config.model, apiKey: config.apiKey, timeoutMs: config.timeoutMs, images: config.images, structuredOutputs: config.structuredOutputs })
     : null;
   return {
     provider,

@@ -4,7 +4,7 @@ import { updatePage } from '../content/operations.js';
 import { isRecord } from '../content/localize.js';
 import { updatePost } from '../blog/posts.js';
 import { findPost } from '../blog/store.js';
-import { validationFailed } from '../errors.js';
+import { CmsError, validationFailed } from '../errors.js';
 import { checkAccess, defineOperation } from '../operation.js';
 import { callAi, providerOf } from './call.js';
 import { seoPrompt } from './prompts.js';
@@ -81,6 +81,10 @@ export const aiSeo = defineOperation({
     const source = await sourceOf(ctx, input, locale);
     // Who may not write the SEO is told so before the provider is paid for an answer.
     if (input.apply) checkAccess(source.kind === 'post' ? updatePost : updatePage, ctx.actor, ctx.project.id);
+    // A version already moved on is refused before the call too (the update checks it again).
+    if (input.apply && source.kind === 'page' && input.version !== undefined && input.version !== source.version) {
+      throw new CmsError('VERSION_CONFLICT', `Version conflict: you sent version ${input.version}, the current version is ${source.version}`, { currentVersion: source.version });
+    }
     const { object } = await callAi(ctx, 'seo', {
       system: seoPrompt.system,
       prompt: seoPrompt.user({ language: locale.label, title: source.title, text: cutToBudget(source.text, seoTextBudget) }),

@@ -25,6 +25,7 @@ export async function recordUsage(ctx: Ctx, record: UsageRecord): Promise<void> 
     projectId: ctx.project.id,
     actorKind: actor.kind,
     actorId: actor.kind === 'user' ? actor.userId : actor.kind === 'key' ? actor.keyId : null,
+    createdAt: ctx.clock.now(),
     ...record,
   });
 }
