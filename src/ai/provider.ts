@@ -5,6 +5,13 @@ import type { AiProviderName } from '../config.js';
 import type { AiAnswer, AiProvider, AiRequest } from '../core/ai/port.js';
 import { CmsError } from '../core/errors.js';
 
+// The library prints its warnings (an unknown model's token limit, say) to the console, which
+// would land in the CLI's --json output: they are not for the person at the terminal.
+globalThis.AI_SDK_LOG_WARNINGS = false;
+
+/** The most tokens an answer may take: the features ask for short texts. */
+const maxOutputTokens = 2048;
+
 /** Anthropic's own address, used when `ai.baseUrl` is not set for that provider. */
 export const anthropicBaseUrl = 'https://api.anthropic.com/v1';
 
@@ -57,6 +64,7 @@ export function createAiProvider(config: ReadyAiConfig): AiProvider {
       // request is better told at once (with the provider's Retry-After). Malformed answers are
       // retried once below.
       maxRetries: 0,
+      maxOutputTokens,
       abortSignal: AbortSignal.timeout(config.timeoutMs),
     });
     return {
