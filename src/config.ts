@@ -9,6 +9,7 @@ export const configFileName = 'cms.config.json';
 const maxProxyHops = 10;
 
 export const aiProviders = ['openai-compatible', 'anthropic'] as const;
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL like http://localhost:11434/v1' });
 export type AiProviderName = (typeof aiProviders)[number];
 
 /** Where AI requests go (docs/ai.md). `provider`, `baseUrl` or `model` missing: AI is not configured. */
@@ -67,7 +68,7 @@ export const configFileSchema = z.strictObject({
   /** AI assistance (docs/ai.md). The API key is never here: only CMS_AI_API_KEY in the environment. */
   ai: z.strictObject({
     provider: z.enum(aiProviders).optional(),
-    baseUrl: z.url().optional(),
+    baseUrl: httpUrl.optional(),
     model: z.string().min(1).optional(),
     /** How long one call to the provider may take, in milliseconds. */
     timeoutMs: z.number().int().positive().optional(),
@@ -255,7 +256,7 @@ function aiConfigOf(file: ConfigFile['ai'], env: NodeJS.ProcessEnv): AiConfig {
     throw new ConfigError(`CMS_AI_PROVIDER must be one of ${aiProviders.join(', ')}, got ${provider}`);
   }
   const baseUrl = env.CMS_AI_BASE_URL || file?.baseUrl || null;
-  if (baseUrl !== null && !z.url().safeParse(baseUrl).success) {
+  if (baseUrl !== null && !httpUrl.safeParse(baseUrl).success) {
     throw new ConfigError(`CMS_AI_BASE_URL must be an absolute URL like http://localhost:11434/v1, got ${baseUrl}`);
   }
   const number = (name: string, fromFile: number | undefined, fallback: number): number => {
