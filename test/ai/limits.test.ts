@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pages } from '../../src/db/schema/index.js';
-import { createAiHarness, sentText, type AiHarness } from './support.js';
+import { createAiHarness, sentText, smallPng, type AiHarness } from './support.js';
 
 describe('AI without a provider configured', () => {
   let a: AiHarness;
@@ -99,5 +99,30 @@ describe('AI in a project with two locales', () => {
     expect(unknown.status).toBe(400);
     expect((await unknown.json()).error.details[0]).toMatchObject({ path: 'locale', message: expect.stringContaining('"de"') });
     expect(a.fake.requests).toHaveLength(0);
+  });
+});
+
+describe('AI with a provider that cannot be reached, and a model set not to read images', () => {
+  let a: AiHarness;
+  beforeAll(async () => { a = await createAiHarness('openai-compatible', { baseUrl: 'http://127.0.0.1:9/v1', images: false }); });
+  afterAll(() => a.close());
+
+  it('answers 502 AI_PROVIDER_ERROR saying it could not reach the address, and records the failure', async () => {
+    const res = await a.post('/api/v1/ai/seo', { text: 'Hello' }, a.keys.ai);
+    expect(res.status).toBe(502);
+    const { error } = await res.json();
+    expect(error).toMatchObject({ code: 'AI_PROVIDER_ERROR', details: { status: null } });
+    expect(error.message).toContain('could not reach http://127.0.0.1:9/v1');
+    const usage = await a.h.call('GET', '/api/v1/admin/ai/usage', { cookie: a.admin });
+    expect((await usage.json()).data.months).toEqual([expect.objectContaining({ calls: 1, failures: 1, inputTokens: 0 })]);
+  });
+
+  it('refuses alt text before sending anything when the model is set not to read images', async () => {
+    const media = await a.h.t.run('media.upload', { data: smallPng().toString('base64'), filename: 'loaf.png' });
+    const res = await a.post('/api/v1/ai/alt-text', { media: media.id }, a.keys.ai);
+    expect(res.status).toBe(400);
+    const { error } = await res.json();
+    expect(error.code).toBe('BAD_REQUEST');
+    expect(error.message).toContain('ai.images is false');
   });
 });
