@@ -15,6 +15,8 @@ function publicAiRoute(path: string, op: AiOperation): RouteDef {
   return {
     method: 'POST', path, auth: 'key', ignorePreviewKeys: true,
     async handle(rc) {
+      // Who may ask is checked before a byte of the body is read, as for every public write.
+      await rc.cms.authorize(op, { actor: rc.actor });
       const body = await bodyObject(rc);
       if (body.apply !== true) return json({ data: await rc.run(op, body) }, 200, { 'cache-control': 'no-store' });
       return answerIdempotentWrite(rc, op, 'ai:use', async () => {
