@@ -8,6 +8,29 @@ export const configFileName = 'cms.config.json';
 
 const maxProxyHops = 10;
 
+export const aiProviders = ['openai-compatible', 'anthropic'] as const;
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL like http://localhost:11434/v1' });
+export type AiProviderName = (typeof aiProviders)[number];
+
+/** Where AI requests go (docs/ai.md). `provider`, `baseUrl` or `model` missing: AI is not configured. */
+export interface AiConfig {
+  provider: AiProviderName | null;
+  baseUrl: string | null;
+  model: string | null;
+  /** From CMS_AI_API_KEY only; never written anywhere, never in an error or a log line. */
+  apiKey: string | null;
+  timeoutMs: number;
+  /** Calls per minute, per key and per member. */
+  rateLimit: number;
+  images: boolean;
+  /** OpenAI-compatible servers: `response_format` json_schema (true) or json_object (false). */
+  structuredOutputs: boolean;
+}
+
+export const defaultAiConfig: AiConfig = {
+  provider: null, baseUrl: null, model: null, apiKey: null, timeoutMs: 60_000, rateLimit: 30, images: true, structuredOutputs: true,
+};
+
 /**
  * `CMS_TRUST_PROXY`: how many proxies stand in front of the server (0: none, the socket's address
  * is the client's), or `false`/`off`: the client address is unknown.
@@ -41,6 +64,20 @@ export const configFileSchema = z.strictObject({
   webhooks: z.strictObject({
     /** Refuse receivers on private and loopback addresses (link-local and metadata ones always are). */
     blockPrivate: z.boolean().optional(),
+  }).optional(),
+  /** AI assistance (docs/ai.md). The API key is never here: only CMS_AI_API_KEY in the environment. */
+  ai: z.strictObject({
+    provider: z.enum(aiProviders).optional(),
+    baseUrl: httpUrl.optional(),
+    model: z.string().min(1).optional(),
+    /** How long one call to the provider may take, in milliseconds. */
+    timeoutMs: z.number().int().positive().optional(),
+    /** AI calls per minute for each key and each member. */
+    rateLimit: z.number().int().positive().optional(),
+    /** Whether the model accepts images (alt text); false refuses alt-text requests up front. */
+    images: z.boolean().optional(),
+    /** OpenAI-compatible servers: ask for a JSON-schema answer (true) or only for JSON (false, for older servers). */
+    structuredOutputs: z.boolean().optional(),
   }).optional(),
 });
 export type ConfigFile = z.infer<typeof configFileSchema>;
@@ -77,6 +114,8 @@ export interface CmsConfig {
   shutdownGraceMs: number;
   /** Refuse webhook receivers on private and loopback addresses (CMS_WEBHOOK_BLOCK_PRIVATE). */
   webhookBlockPrivate: boolean;
+  /** AI assistance: the provider, its address and model (CMS_AI_*; docs/ai.md). */
+  ai: AiConfig;
 }
 
 /** Ten seconds: long enough for a receiver that answers, short enough for a process manager. */
@@ -183,6 +222,7 @@ export function loadConfig(options: LoadConfigOptions = {}): CmsConfig {
     }
     trustProxy = result.data === false ? null : result.data;
   }
+  const ai = aiConfigOf(parsed.ai, env);
   return {
     rootDir,
     configFile: file,
@@ -205,8 +245,42 @@ export function loadConfig(options: LoadConfigOptions = {}): CmsConfig {
     maxUploadBytes: maxUpload,
     shutdownGraceMs,
     webhookBlockPrivate,
+    ai,
   };
 }
+
+/** The `ai` settings: the environment wins over the file; the key comes from the environment alone. */
+function aiConfigOf(file: ConfigFile['ai'], env: NodeJS.ProcessEnv): AiConfig {
+  const provider = env.CMS_AI_PROVIDER || file?.provider || null;
+  if (provider !== null && !isAiProvider(provider)) {
+    throw new ConfigError(`CMS_AI_PROVIDER must be one of ${aiProviders.join(', ')}, got ${provider}`);
+  }
+  const baseUrl = env.CMS_AI_BASE_URL || file?.baseUrl || null;
+  if (baseUrl !== null && !httpUrl.safeParse(baseUrl).success) {
+    throw new ConfigError(`CMS_AI_BASE_URL must be an absolute URL like http://localhost:11434/v1, got ${baseUrl}`);
+  }
+  const number = (name: string, fromFile: number | undefined, fallback: number): number => {
+    const raw = env[name];
+    if (!raw) return fromFile ?? fallback;
+    const n = Number(raw);
+    if (!Number.isSafeInteger(n) || n <= 0) throw new ConfigError(`${name} must be a positive whole number, got ${raw}`);
+    return n;
+  };
+  return {
+    provider,
+    baseUrl: baseUrl?.replace(/\/+$/, '') ?? null,
+    model: env.CMS_AI_MODEL || file?.model || null,
+    apiKey: env.CMS_AI_API_KEY || null,
+    timeoutMs: number('CMS_AI_TIMEOUT_MS', file?.timeoutMs, defaultAiConfig.timeoutMs),
+    rateLimit: number('CMS_AI_RATE_LIMIT', file?.rateLimit, defaultAiConfig.rateLimit),
+    images: env.CMS_AI_IMAGES ? parseBoolean('CMS_AI_IMAGES', env.CMS_AI_IMAGES) : file?.images ?? defaultAiConfig.images,
+    structuredOutputs: env.CMS_AI_STRUCTURED_OUTPUTS
+      ? parseBoolean('CMS_AI_STRUCTURED_OUTPUTS', env.CMS_AI_STRUCTURED_OUTPUTS)
+      : file?.structuredOutputs ?? defaultAiConfig.structuredOutputs,
+  };
+}
+
+const isAiProvider = (value: string): value is AiProviderName => aiProviders.some((p) => p === value);
 
 /**
  * What a program may hand `createCms` (the Local API): any part of the configuration, the rest
@@ -220,7 +294,7 @@ export type CmsConfigInput = Partial<CmsConfig>;
 const configMembers: Record<keyof CmsConfig, true> = {
   rootDir: true, configFile: true, project: true, createProject: true, dataDir: true, schemasDir: true, databaseUrl: true,
   baseUrl: true, baseUrlSet: true, port: true, host: true, cache: true, cacheMaxBytes: true, corsOrigin: true, rateLimit: true, trustProxy: true,
-  maxUploadBytes: true, shutdownGraceMs: true, webhookBlockPrivate: true,
+  maxUploadBytes: true, shutdownGraceMs: true, webhookBlockPrivate: true, ai: true,
 };
 
 /** True for a complete configuration (what `loadConfig` makes), which is used as it is. */
@@ -261,6 +335,7 @@ export function resolveConfig(input: CmsConfigInput = {}): CmsConfig {
     maxUploadBytes: input.maxUploadBytes ?? defaultMaxUploadBytes,
     shutdownGraceMs: input.shutdownGraceMs ?? defaultShutdownGraceMs,
     webhookBlockPrivate: input.webhookBlockPrivate ?? false,
+    ai: { ...defaultAiConfig, ...input.ai },
   };
 }
 

@@ -18,3 +18,4 @@ export type { Operations, OperationName, InputOf, OutputOf } from './core/regist
 export type { MediaFiles } from './core/media/storage.js';
 export type { MigrationRunner } from './core/migrations/port.js';
 export type { WebhookDispatcher, WebhookPassSummary } from './core/webhooks/port.js';
+export type { AiProvider, AiService, AiRequest, AiAnswer } from './core/ai/port.js';

@@ -20,6 +20,7 @@ import { createMigrationRunner } from './importers/runner.js';
 import { createWebhookDispatcher } from './webhooks/dispatcher.js';
 import { createListTotals } from './list-totals.js';
 import { createStatisticsRefresher } from './db/statistics.js';
+import { createAiService } from './ai/service.js';
 import { propertyOf } from './lib/unknown-values.js';
 
 export interface RunOptions {
@@ -156,6 +157,7 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
     }),
     listTotals: options.services?.listTotals ?? createListTotals(db),
     statistics: options.services?.statistics ?? createStatisticsRefresher(db, handle.driver === 'pglite'),
+    ai: options.services?.ai ?? createAiService(config.ai),
   });
   const events = new EventEmitter<CmsEvents>();
   events.setMaxListeners(100);
@@ -240,13 +242,13 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
         : await resolveProject(runOptions.project ?? config.project);
     checkAccess(op, actor, op.global ? null : project.id);
     const parsed = parseInput(op, input);
-    if (!op.write) return op.run(makeCtx(db, project, actor, null), parsed);
+    if (!op.write) return op.run(makeCtx(db, project, actor, null, runOptions), parsed);
 
     const unit: UnitOfWork = { changed: false, keys: false, outbox: [], after: [], emitted: [] };
     let result: unknown;
     try {
       result = await db.transaction(async (tx) => {
-        const out = await op.run(makeCtx(tx, project, actor, unit), parsed);
+        const out = await op.run(makeCtx(tx, project, actor, unit, runOptions), parsed);
         // The last statements do not depend on each other: sent together (PostgreSQL pipelines
         // them on the transaction's connection), and the first failure is the one reported.
         await firstFailure([
@@ -289,7 +291,7 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
     emitted: EmittedEvent[];
   }
 
-  function makeCtx(dbOrTx: Db, project: ProjectRef, actor: Actor, unit: UnitOfWork | null): Ctx {
+  function makeCtx(dbOrTx: Db, project: ProjectRef, actor: Actor, unit: UnitOfWork | null, runOptions: RunOptions): Ctx {
     const needUnit = (what: string): UnitOfWork => {
       if (!unit) throw new Error(`${what} called outside a write operation`);
       return unit;
@@ -312,6 +314,14 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
       contentChanged() { needUnit('contentChanged').changed = true; },
       keysChanged() { needUnit('keysChanged').keys = true; },
       afterCommit(fn) { needUnit('afterCommit').after.push(fn); },
+      runWrite(op, input, answer) {
+        if (unit) throw new Error('runWrite called inside a write operation');
+        const { beforeCommit } = runOptions;
+        // The calling operation's answer is the request's: an idempotent door stores that one.
+        return run(op, input, {
+          actor, project: project.slug, beforeCommit: beforeCommit ? (tx) => beforeCommit(tx, answer) : undefined,
+        });
+      },
     };
   }
 

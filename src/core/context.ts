@@ -1,8 +1,11 @@
+import type { z } from 'zod';
 import type { Db } from '../db/client.js';
 import type { Actor } from './actor.js';
+import type { AiService } from './ai/port.js';
 import type { ProjectLocales } from './locales/model.js';
 import type { MediaFiles } from './media/storage.js';
 import type { MigrationRunner } from './migrations/port.js';
+import type { Operation } from './operation.js';
 import type { WebhookDispatcher } from './webhooks/port.js';
 
 export interface Clock {
@@ -54,6 +57,8 @@ export interface Services {
   listTotals: ListTotals;
   /** Keeps the planner's statistics and the visibility map fresh where nothing else does (PGlite never runs ANALYZE or VACUUM). */
   statistics: PlannerStatistics;
+  /** AI assistance (src/ai/): the configured provider, or none, and the per-caller limit on calls. */
+  ai: AiService;
 }
 
 export interface PlannerStatistics {
@@ -101,4 +106,11 @@ export interface Ctx {
   keysChanged(): void;
   /** Runs after the transaction commits (never when it rolls back). */
   afterCommit(fn: () => void | Promise<void>): void;
+  /**
+   * Runs a write operation as this actor, in its own transaction (access checked, input parsed,
+   * events after commit). Only from a read operation: one whose work must finish a network call
+   * before it writes (no network call happens inside a transaction). `answer` is what the calling
+   * operation will answer; an idempotent door stores it with the write.
+   */
+  runWrite<S extends z.ZodType, O>(op: Operation<S, O>, input: z.input<S>, answer: unknown): Promise<O>;
 }

@@ -24,6 +24,8 @@ export const errorCodes = [
   'INTERNAL',
   'PUBLISH_FAILED',
   'UNPUBLISH_FAILED',
+  'AI_NOT_CONFIGURED',
+  'AI_PROVIDER_ERROR',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { aiOperations } from './ai/index.js';
 import { authOperations } from './auth/index.js';
 import { blogOperations } from './blog/index.js';
 import { contentOperations } from './content/index.js';
@@ -45,6 +46,7 @@ export const operations = {
   ...blogOperations,
   ...webhookOperations,
   ...migrationOperations,
+  ...aiOperations,
 } as const;
 
 export type Operations = typeof operations;

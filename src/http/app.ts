@@ -11,6 +11,7 @@ import { createRateLimiter, rateLimitSubject, type RateLimiter, type RateLimitSu
 import { json } from './response.js';
 import { isPlainObject, type AppShared, type RequestContext, type RequestRateLimit, type RouteDef } from './route.js';
 import { adminRoutes } from './routes/admin.js';
+import { aiRoutes } from './routes/ai.js';
 import { authRoutes } from './routes/auth.js';
 import { contentAdminRoutes } from './routes/content-admin.js';
 import { blogRoutes } from './routes/blog.js';
@@ -59,6 +60,7 @@ export function appRoutes(options: Pick<AppOptions, 'cliToken' | 'routes'> = {})
     ...contentAdminRoutes,
     ...webhookRoutes,
     ...migrationRoutes,
+    ...aiRoutes,
     ...(options.routes ?? []),
   ];
 }

@@ -25,6 +25,8 @@ export const statusOf: Record<ErrorCode, number> = {
   INTERNAL: 500,
   PUBLISH_FAILED: 500,
   UNPUBLISH_FAILED: 500,
+  AI_NOT_CONFIGURED: 503,
+  AI_PROVIDER_ERROR: 502,
 };
 
 export interface ErrorResponse {

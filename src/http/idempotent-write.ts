@@ -27,7 +27,7 @@ export interface IdempotentRequest {
 export async function answerIdempotentWrite(
   rc: RequestContext,
   op: OperationName,
-  permission: 'content:write' | 'media:write',
+  permission: 'content:write' | 'media:write' | 'ai:use',
   readRequest: () => Promise<IdempotentRequest>,
   answer: { status: number; wrap: (result: unknown) => unknown },
 ): Promise<Response> {

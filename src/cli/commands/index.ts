@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { ProgramState } from '../command-kit.js';
+import { registerAi } from './ai.js';
 import { registerBlog } from './blog.js';
 import { registerContent } from './content.js';
 import { registerDb } from './db.js';
@@ -25,6 +26,7 @@ export function registerCommands(program: Command, state: ProgramState): void {
   registerWebhooks(program, state);
   registerMigrate(program, state);
   registerLocales(program, state);
+  registerAi(program, state);
   registerKeys(program, state);
   registerUsers(program, state);
   registerProjects(program, state);

@@ -5,3 +5,4 @@ export * from './media.js';
 export * from './blog.js';
 export * from './webhooks.js';
 export * from './ops.js';
+export * from './ai.js';

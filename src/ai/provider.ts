@@ -1,0 +1,134 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { APICallError, generateObject, NoObjectGeneratedError, type LanguageModel, type ModelMessage } from 'ai';
+import type { AiProviderName } from '../config.js';
+import type { AiAnswer, AiProvider, AiRequest } from '../core/ai/port.js';
+import { CmsError } from '../core/errors.js';
+
+// The library prints its warnings (an unknown model's token limit, say) to the console, which
+// would land in the CLI's --json output: they are not for the person at the terminal.
+globalThis.AI_SDK_LOG_WARNINGS = false;
+
+/** The most tokens an answer may take: the features ask for short texts. */
+const maxOutputTokens = 2048;
+
+/** Anthropic's own address, used when `ai.baseUrl` is not set for that provider. */
+export const anthropicBaseUrl = 'https://api.anthropic.com/v1';
+
+export interface ReadyAiConfig {
+  provider: AiProviderName;
+  baseUrl: string;
+  model: string;
+  apiKey: string | null;
+  timeoutMs: number;
+  images: boolean;
+  structuredOutputs: boolean;
+}
+
+/**
+ * The one module that talks to an AI provider, through the AI SDK: the configured model, a
+ * structured answer validated by the feature's zod schema, a timeout, and every failure turned
+ * into AI_PROVIDER_ERROR with the provider's status and a short reason. The API key goes into the
+ * request headers and nowhere else: reasons are scrubbed of it before they leave this module.
+ */
+export function createAiProvider(config: ReadyAiConfig): AiProvider {
+  const model: LanguageModel = config.provider === 'anthropic'
+    ? createAnthropic({ baseURL: config.baseUrl, apiKey: config.apiKey ?? '' })(config.model)
+    : createOpenAICompatible({
+      name: 'openai-compatible', baseURL: config.baseUrl, ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+      supportsStructuredOutputs: config.structuredOutputs,
+    }).chatModel(config.model);
+
+  const scrub = (text: string): string => (config.apiKey ? text.split(config.apiKey).join('[redacted]') : text);
+  const fail = (status: number | null, reason: string, retryAfter?: number): CmsError => {
+    const short = scrub(reason).replace(/\s+/g, ' ').trim().slice(0, 300);
+    return new CmsError('AI_PROVIDER_ERROR',
+      `The AI provider (${config.provider}, model ${config.model}) failed${status ? ` with status ${status}` : ''}: ${short}`,
+      { provider: config.provider, model: config.model, status, reason: short, ...(retryAfter ? { retryAfter } : {}) });
+  };
+
+  async function attempt<T>(request: AiRequest<T>): Promise<AiAnswer<T>> {
+    const messages: ModelMessage[] = [{
+      role: 'user',
+      content: request.image
+        ? [{ type: 'text', text: request.prompt }, { type: 'image', image: request.image.data, mediaType: request.image.mediaType }]
+        : request.prompt,
+    }];
+    const result = await generateObject({
+      model,
+      schema: request.schema,
+      schemaName: request.schemaName,
+      system: request.system,
+      messages,
+      // The library's own retries wait and try again on 429 and 5xx; a caller waiting on a
+      // request is better told at once (with the provider's Retry-After). Malformed answers are
+      // retried once below.
+      maxRetries: 0,
+      maxOutputTokens,
+      abortSignal: AbortSignal.timeout(config.timeoutMs),
+    });
+    return {
+      object: result.object,
+      tokens: { inputTokens: result.usage.inputTokens ?? null, outputTokens: result.usage.outputTokens ?? null },
+    };
+  }
+
+  function translate(e: unknown): CmsError {
+    if (e instanceof CmsError) return e;
+    if (e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError')) {
+      return fail(null, `no answer within ${Math.round(config.timeoutMs / 1000)} s (ai.timeoutMs)`);
+    }
+    if (APICallError.isInstance(e)) {
+      if (e.statusCode === undefined) return fail(null, `could not reach ${config.baseUrl}: ${causeOf(e)}`);
+      const retryAfter = Number(e.responseHeaders?.['retry-after']);
+      return fail(e.statusCode, reasonOf(e.responseBody) ?? e.message, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined);
+    }
+    if (NoObjectGeneratedError.isInstance(e)) {
+      return fail(null, 'the model\'s answer did not have the expected shape, twice; try again, or a more capable model');
+    }
+    if (e instanceof Error && e.name === 'AI_LoadAPIKeyError') return fail(null, 'the provider needs an API key: set CMS_AI_API_KEY');
+    return fail(null, e instanceof Error ? `${e.name}: ${e.message}` : String(e));
+  }
+
+  return {
+    provider: config.provider,
+    model: config.model,
+    acceptsImages: config.images,
+    async generate(request) {
+      try {
+        try {
+          return await attempt(request);
+        } catch (e) {
+          // An answer that is not the shape asked for is asked for once more.
+          if (!NoObjectGeneratedError.isInstance(e)) throw e;
+          return await attempt(request);
+        }
+      } catch (e) {
+        throw translate(e);
+      }
+    },
+  };
+}
+
+/** The provider's own words, when its error body is the usual `{ error: { message } }` (or a string). */
+function reasonOf(body: string | undefined): string | null {
+  if (!body) return null;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    const error = typeof parsed === 'object' && parsed !== null && 'error' in parsed ? parsed.error : null;
+    if (typeof error === 'string') return error;
+    if (typeof error === 'object' && error !== null && 'message' in error && typeof error.message === 'string') return error.message;
+  } catch {
+    // Not JSON: the text itself, cut short.
+  }
+  return body.slice(0, 200);
+}
+
+function causeOf(e: APICallError): string {
+  const cause: unknown = e.cause;
+  if (cause instanceof Error) {
+    const inner: unknown = cause.cause;
+    return inner instanceof Error ? inner.message : cause.message;
+  }
+  return e.message;
+}
