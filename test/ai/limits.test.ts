@@ -1,6 +1,4 @@
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pages } from '../../src/db/schema/index.js';
 import { createAiHarness, sentText, smallPng, type AiHarness } from './support.js';
 
 describe('AI without a provider configured', () => {
@@ -62,15 +60,15 @@ describe('the AI rate limit', () => {
 
 describe('AI in a project with two locales', () => {
   let a: AiHarness;
+  let pageId: string;
   beforeAll(async () => {
     a = await createAiHarness('anthropic');
     await a.h.t.run('locales.add', { code: 'fr' });
     await a.h.t.run('types.create', {
       kind: 'pageTypes', definition: { slug: 'doc', name: 'Doc', fields: [{ name: 'title', type: 'text', localized: true }, { name: 'sku', type: 'text' }] },
     });
-    const page = await a.h.t.run('pages.create', { pageTypeSlug: 'doc', name: 'Greeting', slug: 'greeting', fields: { title: 'Good morning', sku: 'G-1' } });
-    // The French value as the locale writes store it (beside the default's, by code).
-    await a.h.t.cms.db.update(pages).set({ draftLocales: { fr: { title: 'Bonjour tout le monde' } } }).where(eq(pages.id, page.id));
+    pageId = (await a.h.t.run('pages.create', { pageTypeSlug: 'doc', name: 'Greeting', slug: 'greeting', fields: { title: 'Good morning', sku: 'G-1' } })).id;
+    await a.h.t.run('pages.update', { ref: { id: pageId }, locale: 'fr', fields: { title: 'Bonjour tout le monde' } });
   });
   afterAll(() => a.close());
 
@@ -89,12 +87,21 @@ describe('AI in a project with two locales', () => {
     expect(sentText(a.fake.requests[2]!.body)).toContain('title: Good morning');
   });
 
-  it('refuses apply in a locale other than the default (400, before any call), and an unknown locale', async () => {
+  it('applies in the locale asked for: the French SEO is written, the English one is left alone, nothing is published', async () => {
     a.fake.reset();
     const apply = await a.h.call('POST', '/api/v1/admin/ai/seo', { cookie: a.editor, body: { page: 'greeting', locale: 'fr', apply: true } });
-    expect(apply.status).toBe(400);
-    const { error } = await apply.json();
-    expect(error.details).toEqual([{ path: 'locale', message: expect.stringContaining('default locale (en) only') }]);
+    expect(apply.status).toBe(200);
+    expect((await apply.json()).data).toMatchObject({ applied: true, metaTitle: 'Fake metaTitle' });
+    const res = await a.h.call('GET', `/api/v1/admin/pages/${pageId}`, { cookie: a.editor });
+    expect(res.status).toBe(200);
+    const page = (await res.json()).data;
+    expect(page.seoLocales.fr).toMatchObject({ metaTitle: 'Fake metaTitle', ogDescription: 'Fake ogDescription' });
+    expect(page.seo?.metaTitle ?? null).not.toBe('Fake metaTitle');
+    expect(page.status).toBe('draft');
+  });
+
+  it('refuses an unknown locale before any call', async () => {
+    a.fake.reset();
     const unknown = await a.post('/api/v1/ai/seo', { page: 'greeting', locale: 'de' }, a.keys.ai);
     expect(unknown.status).toBe(400);
     expect((await unknown.json()).error.details[0]).toMatchObject({ path: 'locale', message: expect.stringContaining('"de"') });

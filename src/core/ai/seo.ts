@@ -4,7 +4,7 @@ import { updatePage } from '../content/operations.js';
 import { isRecord } from '../content/localize.js';
 import { updatePost } from '../blog/posts.js';
 import { findPost } from '../blog/store.js';
-import { CmsError, validationFailed } from '../errors.js';
+import { CmsError } from '../errors.js';
 import { checkAccess, defineOperation } from '../operation.js';
 import { callAi, providerOf } from './call.js';
 import { seoPrompt } from './prompts.js';
@@ -75,9 +75,6 @@ export const aiSeo = defineOperation({
   async run(ctx, input): Promise<SeoProposal> {
     providerOf(ctx);
     const locale = localeOf(ctx, input.locale);
-    if (input.apply && !locale.isDefault) {
-      throw validationFailed([{ path: 'locale', message: `apply writes the default locale (${ctx.project.locales.defaultLocale}) only for now; ask without apply and write the ${locale.code} SEO yourself` }]);
-    }
     const source = await sourceOf(ctx, input, locale);
     // Who may not write the SEO is told so before the provider is paid for an answer.
     if (input.apply) checkAccess(source.kind === 'post' ? updatePost : updatePage, ctx.actor, ctx.project.id);
@@ -99,15 +96,17 @@ export const aiSeo = defineOperation({
     };
     if (!input.apply) return proposal;
     const seo = { ...proposal };
+    // The SEO of the locale asked for (SEO is per locale); the default's when none was asked for.
+    const inLocale = locale.isDefault ? {} : { locale: locale.code };
     if (source.kind === 'page') {
       const answer = (version: number): SeoProposal => ({ ...proposal, applied: true, version });
       // The version the proposal was made for: a draft changed meanwhile is a VERSION_CONFLICT.
       const expected = input.version ?? source.version;
-      const written = await ctx.runWrite(updatePage, { ref: { id: source.id }, seo, version: expected }, answer(expected + 1));
+      const written = await ctx.runWrite(updatePage, { ref: { id: source.id }, seo, version: expected, ...inLocale }, answer(expected + 1));
       return answer(written.version);
     }
     if (source.kind === 'post') {
-      await ctx.runWrite(updatePost, { id: source.id, seo }, { ...proposal, applied: true });
+      await ctx.runWrite(updatePost, { id: source.id, seo, ...inLocale }, { ...proposal, applied: true });
       return { ...proposal, applied: true };
     }
     return proposal;
