@@ -2,7 +2,7 @@
 export const everyFieldSchema = {
   components: [
     { slug: 'hero', name: 'Hero', fields: [{ name: 'heading', type: 'text', required: true }, { name: 'image', type: 'image' }] },
-    { slug: 'quote', name: 'Quote', fields: [{ name: 'text', type: 'textarea' }, { name: 'by', type: 'text' }] },
+    { slug: 'quote', name: 'Quote', fields: [{ name: 'text', type: 'textarea' }, { name: 'by', type: 'text' }, { name: 'source', type: 'reference', options: { referenceType: 'page' } }] },
   ],
   collections: [
     { slug: 'makers', name: 'Makers', fields: [{ name: 'country', type: 'text' }] },

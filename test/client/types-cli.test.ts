@@ -66,8 +66,8 @@ describe(`cms types (${testDriver})`, { timeout: cliTimeout }, () => {
       'parent?: CmsReference<L, CmsPageRef> | null;',
       'owner?: CmsReference<L, CmsUserRef> | null;',
       'post?: CmsReference<L, CmsBlogPostRef> | null;',
-      'blocks?: Array<HeroComponent<L> | QuoteComponent<L>> | null;',
-      'hero?: HeroComponent<L> | null;',
+      'blocks?: Array<HeroComponent | QuoteComponent<L>> | null;',
+      'hero?: HeroComponent | null;',
       'faq?: Array<{',
       'question: string;',
       'answer?: string | null;',
@@ -77,7 +77,11 @@ describe(`cms types (${testDriver})`, { timeout: cliTimeout }, () => {
   });
 
   it('declares components with _type, pages with seo, envelopes with pagination and redirect, and the CmsTypes map', () => {
-    expect(text).toContain("export interface HeroComponent<L extends CmsLevel = 'resolved'> {\n  _type: \"hero\";\n");
+    // Only types that hold references (themselves or in their components) take the level parameter.
+    expect(text).toContain('export interface HeroComponent {\n  _type: "hero";\n');
+    expect(text).toContain("export interface QuoteComponent<L extends CmsLevel = 'resolved'> {\n  _type: \"quote\";\n");
+    expect(text).toContain('export interface MakersItemFields {');
+    expect(text).toContain('maker?: CmsReference<L, CmsItemRef<"makers", MakersItemFields>> | null;');
     expect(text).toContain('export type LandingPagePage = CmsPage<"landing-page", LandingPagePageFields>;');
     expect(text).toContain('export type ProductsItem = CmsItem<"products", ProductsItemFields>;');
     expect(text).toMatch(/export interface CmsPage<T extends string, F> \{[^}]*seo: CmsSeo;/);

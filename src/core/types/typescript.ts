@@ -28,7 +28,41 @@ const union = (members: string[]): string => (members.length === 0 ? 'never' : m
 interface Context {
   set: SchemaSet;
   indent: string;
+  /** Whether a type's fields depend on the reference level (it holds references, itself or in its components). */
+  usesLevel: (kind: 'collections' | 'components', slug: string) => boolean;
 }
+
+/** Which types need the level parameter: only those are declared with it (no unused type parameters). */
+function levelUsers(set: SchemaSet): Context['usesLevel'] {
+  const memo = new Map<string, boolean>();
+  const fieldsUse = (fields: SchemaField[], seen: Set<string>): boolean => fields.some((f) => {
+    if (f.type === 'reference') return true;
+    if (f.type === 'repeater') return fieldsUse(f.options.fields, seen);
+    if (f.type === 'nestedComponent') return componentUses(f.options.componentSlug, seen);
+    if (f.type === 'componentPicker') {
+      const allowed = f.options?.allowedComponents;
+      return set.components.some((c) => (!allowed || allowed.includes(c.slug)) && componentUses(c.slug, seen));
+    }
+    return false;
+  });
+  const componentUses = (slug: string, seen: Set<string>): boolean => {
+    const known = memo.get(`components/${slug}`);
+    if (known !== undefined) return known;
+    const def = set.components.find((c) => c.slug === slug);
+    if (!def || seen.has(slug)) return false;
+    const uses = fieldsUse(def.fields, new Set([...seen, slug]));
+    memo.set(`components/${slug}`, uses);
+    return uses;
+  };
+  return (kind, slug) => {
+    if (kind === 'components') return componentUses(slug, new Set());
+    const def = set.collections.find((c) => c.slug === slug);
+    return def ? fieldsUse(def.fields, new Set()) : false;
+  };
+}
+
+/** A type's name with its level argument, when it takes one. */
+const withLevel = (name: string, uses: boolean, level: string) => (uses ? `${name}<${level}>` : name);
 
 /** The delivered type of one field; `L` is the reference level in scope (resolved at the top, stored inside a resolved item). */
 function fieldType(field: SchemaField, cx: Context): string {
@@ -54,16 +88,15 @@ function fieldType(field: SchemaField, cx: Context): string {
     }
     case 'nestedComponent':
       return cx.set.components.some((c) => c.slug === field.options.componentSlug)
-        ? `${componentName(field.options.componentSlug)}<L>` : 'never';
+        ? withLevel(componentName(field.options.componentSlug), cx.usesLevel('components', field.options.componentSlug), 'L') : 'never';
     case 'componentPicker': {
       const allowed = field.options?.allowedComponents;
       const slugs = cx.set.components.map((c) => c.slug).filter((s) => !allowed || allowed.includes(s));
-      const members = slugs.map((s) => `${componentName(s)}<L>`);
+      const members = slugs.map((s) => withLevel(componentName(s), cx.usesLevel('components', s), 'L'));
       return `Array<${union(members)}>`;
     }
     case 'repeater': {
-      const inner: Context = { ...cx, indent: cx.indent + '  ' };
-      return `Array<{\n${fieldLines(field.options.fields, inner)}${cx.indent}}>`;
+      return `Array<{\n${fieldLines(field.options.fields, cx)}${cx.indent}}>`;
     }
   }
 }
@@ -74,7 +107,7 @@ function referenceTarget(kind: string, collection: string | undefined, cx: Conte
   if (kind === 'blogPost') return 'CmsBlogPostRef';
   if (kind === 'user') return 'CmsUserRef';
   if (collection && cx.set.collections.some((c) => c.slug === collection)) {
-    return `CmsItemRef<${literal(collection)}, ${itemName(collection)}Fields<'stored'>>`;
+    return `CmsItemRef<${literal(collection)}, ${withLevel(`${itemName(collection)}Fields`, cx.usesLevel('collections', collection), "'stored'")}>`;
   }
   return 'CmsItemRef<string, Record<string, unknown>>';
 }
@@ -87,9 +120,9 @@ function fieldLines(fields: SchemaField[], cx: Context): string {
   }).join('');
 }
 
-function fieldsInterface(name: string, def: TypeDefinition, cx: Context, extra = ''): string {
+function fieldsInterface(name: string, def: TypeDefinition, cx: Context, usesLevel: boolean, extra = ''): string {
   return `/** Fields of ${def.name} (\`${def.slug}\`). */\n` +
-    `export interface ${name}<L extends CmsLevel = 'resolved'> {\n${extra}${fieldLines(def.fields, { ...cx, indent: '' })}}\n`;
+    `export interface ${withLevel(name, usesLevel, "L extends CmsLevel = 'resolved'")} {\n${extra}${fieldLines(def.fields, { ...cx, indent: '' })}}\n`;
 }
 
 const localizedUnion = (def: TypeDefinition) => union(def.fields.filter((f) => f.localized).map((f) => literal(f.name)));
@@ -179,21 +212,23 @@ export function generateTypeScript(set: SchemaSet): string {
     collections: [...set.collections].sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0)),
     components: [...set.components].sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0)),
   };
-  const cx: Context = { set: sorted, indent: '' };
+  const cx: Context = { set: sorted, indent: '', usesLevel: levelUsers(sorted) };
   const out: string[] = [preamble];
 
   out.push('// Components (each instance carries `_type`, its slug).\n');
   for (const c of sorted.components) {
-    out.push(fieldsInterface(componentName(c.slug), c, cx, `  _type: ${literal(c.slug)};\n`));
+    out.push(fieldsInterface(componentName(c.slug), c, cx, cx.usesLevel('components', c.slug), `  _type: ${literal(c.slug)};\n`));
   }
   out.push('// Page types.\n');
   for (const p of sorted.pageTypes) {
-    out.push(fieldsInterface(`${pageName(p.slug)}Fields`, p, cx));
+    // A page type is never a reference's target: its fields need a level only when they hold references.
+    const pageUses = levelUsers({ ...sorted, collections: [p] })('collections', p.slug);
+    out.push(fieldsInterface(`${pageName(p.slug)}Fields`, p, cx, pageUses));
     out.push(`export type ${pageName(p.slug)} = CmsPage<${literal(p.slug)}, ${pageName(p.slug)}Fields>;\n`);
   }
   out.push('// Collections.\n');
   for (const c of sorted.collections) {
-    out.push(fieldsInterface(`${itemName(c.slug)}Fields`, c, cx));
+    out.push(fieldsInterface(`${itemName(c.slug)}Fields`, c, cx, cx.usesLevel('collections', c.slug)));
     out.push(`export type ${itemName(c.slug)} = CmsItem<${literal(c.slug)}, ${itemName(c.slug)}Fields>;\n`);
   }
   const entry = (def: TypeDefinition, fields: string) =>
