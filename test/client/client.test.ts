@@ -159,4 +159,17 @@ describe(`cms/client (${testDriver})`, () => {
     const missing = await caught(reader.blog.posts.get('nope'));
     expect(missing.code).toBe('NOT_FOUND');
   });
+
+  it('GET /api/v1/admin/types.ts serves the same declarations to a signed-in member (a viewer is enough)', async () => {
+    const viewer = await h.createUser('viewer');
+    const cookie = await h.signIn(viewer.email);
+    const res = await h.call('GET', '/api/v1/admin/types.ts', { cookie });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    const text = await res.text();
+    expect(text).toBe((await h.t.run('schema.typescript', {})).text);
+    expect(text).toContain('export interface CmsTypes {');
+    const anonymous = await h.call('GET', '/api/v1/admin/types.ts');
+    expect(anonymous.status).toBe(401);
+  });
 });
