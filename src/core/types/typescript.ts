@@ -16,9 +16,28 @@ export function pascalCase(slug: string): string {
   return /^[0-9]/.test(name) ? `_${name}` : name;
 }
 
-const pageName = (slug: string) => `${pascalCase(slug)}Page`;
-const itemName = (slug: string) => `${pascalCase(slug)}Item`;
-const componentName = (slug: string) => `${pascalCase(slug)}Component`;
+const suffixes = { pageTypes: 'Page', collections: 'Item', components: 'Component' } as const;
+type Kind = keyof typeof suffixes;
+
+/**
+ * Each type's declaration name: the slug in PascalCase and the kind (`LandingPagePage`,
+ * `ProductsItem`, `HeroComponent`). Slugs that give the same name (`a-1` and `a1`) are told
+ * apart by `_2`, `_3`… in slug order, so names stay stable.
+ */
+function declarationNames(set: SchemaSet): (kind: Kind, slug: string) => string {
+  const byKind = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const kind of ['components', 'pageTypes', 'collections'] as const) {
+    for (const def of set[kind]) {
+      const base = `${pascalCase(def.slug)}${suffixes[kind]}`;
+      let name = base;
+      for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
+      taken.add(name);
+      byKind.set(`${kind}/${def.slug}`, name);
+    }
+  }
+  return (kind, slug) => byKind.get(`${kind}/${slug}`) ?? `${pascalCase(slug)}${suffixes[kind]}`;
+}
 
 /** A string literal type: JSON's quoting is valid TypeScript for any string. */
 const literal = (s: string) => JSON.stringify(s);
@@ -30,6 +49,7 @@ interface Context {
   indent: string;
   /** Whether a type's fields depend on the reference level (it holds references, itself or in its components). */
   usesLevel: (kind: 'collections' | 'components', slug: string) => boolean;
+  name: (kind: Kind, slug: string) => string;
 }
 
 /** Which types need the level parameter: only those are declared with it (no unused type parameters). */
@@ -88,11 +108,11 @@ function fieldType(field: SchemaField, cx: Context): string {
     }
     case 'nestedComponent':
       return cx.set.components.some((c) => c.slug === field.options.componentSlug)
-        ? withLevel(componentName(field.options.componentSlug), cx.usesLevel('components', field.options.componentSlug), 'L') : 'never';
+        ? withLevel(cx.name('components', field.options.componentSlug), cx.usesLevel('components', field.options.componentSlug), 'L') : 'never';
     case 'componentPicker': {
       const allowed = field.options?.allowedComponents;
       const slugs = cx.set.components.map((c) => c.slug).filter((s) => !allowed || allowed.includes(s));
-      const members = slugs.map((s) => withLevel(componentName(s), cx.usesLevel('components', s), 'L'));
+      const members = slugs.map((s) => withLevel(cx.name('components', s), cx.usesLevel('components', s), 'L'));
       return `Array<${union(members)}>`;
     }
     case 'repeater': {
@@ -107,14 +127,15 @@ function referenceTarget(kind: string, collection: string | undefined, cx: Conte
   if (kind === 'blogPost') return 'CmsBlogPostRef';
   if (kind === 'user') return 'CmsUserRef';
   if (collection && cx.set.collections.some((c) => c.slug === collection)) {
-    return `CmsItemRef<${literal(collection)}, ${withLevel(`${itemName(collection)}Fields`, cx.usesLevel('collections', collection), "'stored'")}>`;
+    return `CmsItemRef<${literal(collection)}, ${withLevel(`${cx.name('collections', collection)}Fields`, cx.usesLevel('collections', collection), "'stored'")}>`;
   }
   return 'CmsItemRef<string, Record<string, unknown>>';
 }
 
 function fieldLines(fields: SchemaField[], cx: Context): string {
   return fields.map((f) => {
-    const label = f.label && f.label !== f.name ? `${cx.indent}  /** ${f.label.replace(/\*\//g, '* /')} (${f.type}) */\n` : `${cx.indent}  /** ${f.type} */\n`;
+    const text = f.label && f.label !== f.name ? `${f.label.replace(/\s+/g, ' ').replace(/\*\//g, '* /')} (${f.type})` : f.type;
+    const label = `${cx.indent}  /** ${text} */\n`;
     const type = fieldType(f, { ...cx, indent: cx.indent + '  ' });
     return `${label}${cx.indent}  ${f.name}${f.required ? '' : '?'}: ${f.required ? type : `${type} | null`};\n`;
   }).join('');
@@ -212,31 +233,31 @@ export function generateTypeScript(set: SchemaSet): string {
     collections: [...set.collections].sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0)),
     components: [...set.components].sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0)),
   };
-  const cx: Context = { set: sorted, indent: '', usesLevel: levelUsers(sorted) };
+  const cx: Context = { set: sorted, indent: '', usesLevel: levelUsers(sorted), name: declarationNames(sorted) };
   const out: string[] = [preamble];
 
   out.push('// Components (each instance carries `_type`, its slug).\n');
   for (const c of sorted.components) {
-    out.push(fieldsInterface(componentName(c.slug), c, cx, cx.usesLevel('components', c.slug), `  _type: ${literal(c.slug)};\n`));
+    out.push(fieldsInterface(cx.name('components', c.slug), c, cx, cx.usesLevel('components', c.slug), `  _type: ${literal(c.slug)};\n`));
   }
   out.push('// Page types.\n');
   for (const p of sorted.pageTypes) {
     // A page type is never a reference's target: its fields need a level only when they hold references.
     const pageUses = levelUsers({ ...sorted, collections: [p] })('collections', p.slug);
-    out.push(fieldsInterface(`${pageName(p.slug)}Fields`, p, cx, pageUses));
-    out.push(`export type ${pageName(p.slug)} = CmsPage<${literal(p.slug)}, ${pageName(p.slug)}Fields>;\n`);
+    out.push(fieldsInterface(`${cx.name('pageTypes', p.slug)}Fields`, p, cx, pageUses));
+    out.push(`export type ${cx.name('pageTypes', p.slug)} = CmsPage<${literal(p.slug)}, ${cx.name('pageTypes', p.slug)}Fields>;\n`);
   }
   out.push('// Collections.\n');
   for (const c of sorted.collections) {
-    out.push(fieldsInterface(`${itemName(c.slug)}Fields`, c, cx, cx.usesLevel('collections', c.slug)));
-    out.push(`export type ${itemName(c.slug)} = CmsItem<${literal(c.slug)}, ${itemName(c.slug)}Fields>;\n`);
+    out.push(fieldsInterface(`${cx.name('collections', c.slug)}Fields`, c, cx, cx.usesLevel('collections', c.slug)));
+    out.push(`export type ${cx.name('collections', c.slug)} = CmsItem<${literal(c.slug)}, ${cx.name('collections', c.slug)}Fields>;\n`);
   }
   const entry = (def: TypeDefinition, fields: string) =>
     `    ${literal(def.slug)}: { fields: ${fields}; localized: ${localizedUnion(def)} };\n`;
   out.push('/** Every page type and collection: the type parameter of `createClient<CmsTypes>()` (cms/client). */\n' +
     'export interface CmsTypes {\n' +
-    `  pageTypes: {\n${sorted.pageTypes.map((p) => entry(p, `${pageName(p.slug)}Fields`)).join('')}  };\n` +
-    `  collections: {\n${sorted.collections.map((c) => entry(c, `${itemName(c.slug)}Fields`)).join('')}  };\n` +
+    `  pageTypes: {\n${sorted.pageTypes.map((p) => entry(p, `${cx.name('pageTypes', p.slug)}Fields`)).join('')}  };\n` +
+    `  collections: {\n${sorted.collections.map((c) => entry(c, `${cx.name('collections', c.slug)}Fields`)).join('')}  };\n` +
     '}\n');
   return out.join('\n');
 }
