@@ -132,4 +132,22 @@ export async function main(): Promise<unknown> {
     expect(r.code).not.toBe(0);
     expect(r.output).toContain("bad-operator.ts(6,72): error TS2353: Object literal may only specify known properties, and 'gt' does not exist in type");
   });
+
+  it('refuses a select value outside its choices, a field left out by `fields`, and a slug that is no collection', () => {
+    const r = compile('bad-more.ts', `
+import { createClient } from 'cms/client';
+import type { CmsTypes } from './cms-types.js';
+const cms = createClient<CmsTypes>({ baseUrl: 'http://localhost:3000' });
+export async function main(): Promise<unknown> {
+  await cms.collection('products').list({ filter: { 'fields.category': 'sofas' } });
+  const page = await cms.pages.list({ pageType: 'landing-page', fields: ['title'] });
+  await cms.collection('widgets').list();
+  return page.data[0]?.fields.score;
+}
+`);
+    expect(r.code).not.toBe(0);
+    expect(r.output).toContain("bad-more.ts(6,53): error TS2322: Type '\"sofas\"' is not assignable to type");
+    expect(r.output).toContain("bad-more.ts(8,24): error TS2345: Argument of type '\"widgets\"' is not assignable to parameter of type 'CollectionName<CmsTypes>'.");
+    expect(r.output).toContain("bad-more.ts(9,31): error TS2339: Property 'score' does not exist on type 'Pick<LandingPagePageFields<\"resolved\">, \"title\">'.");
+  });
 });
