@@ -175,6 +175,21 @@ describe('dependency rules', () => {
     expect([...crossing('src/http', 'src/cli'), ...crossing('src/cli', 'src/http')]).toEqual([]);
   });
 
+  it('src/client (cms/client, for browsers and edge runtimes) imports nothing outside itself and no node: module, nor process', () => {
+    const found = under('src/client').flatMap(({ file, source, imports }) => [
+      ...imports.filter((i) => !i.target?.startsWith('src/client/')).map((i) => `${file} imports ${i.specifier}`),
+      ...usesProcess(source).map((line) => `${file}:${line} uses process`),
+    ]);
+    expect(under('src/client').length).toBeGreaterThan(0);
+    expect(found).toEqual([]);
+  });
+
+  it('the client knows every error code of the core', async () => {
+    const { cmsErrorCodes } = await import('../src/client/index.js');
+    const { errorCodes } = await import('../src/core/errors.js');
+    expect([...cmsErrorCodes]).toEqual([...errorCodes]);
+  });
+
   it('src/http and src/cli reach the database only through operations', () => {
     const found = [...under('src/http'), ...under('src/cli')].flatMap(({ file, imports }) => imports.flatMap((i) => {
       if (isModule(i.specifier, databaseLibraries)) return [`${file} imports ${i.specifier}`];

@@ -11,6 +11,7 @@ import { createKey, listKeys, revokeKey } from './keys/operations.js';
 import { localeOperations } from './locales/operations.js';
 import { createProject, listProjects } from './projects/operations.js';
 import { createType, deleteType, diffSchema, getType, listSchema, listTypes, pullSchema, pushSchema, updateType } from './types/operations.js';
+import { schemaTypescript } from './types/typescript.js';
 import { addMember, createUser, listMembers, listUsers, removeMember, updateMember } from './users/operations.js';
 
 /**
@@ -34,6 +35,7 @@ export const operations = {
   'schema.pull': pullSchema,
   'schema.diff': diffSchema,
   'schema.list': listSchema,
+  'schema.typescript': schemaTypescript,
   'types.list': listTypes,
   'types.get': getType,
   'types.create': createType,

@@ -13,6 +13,7 @@ import { registerLocales } from './locales.js';
 import { registerProjects } from './projects.js';
 import { registerSchema } from './schema.js';
 import { registerServe } from './serve.js';
+import { registerTypes } from './types.js';
 import { registerUsers } from './users.js';
 
 /** Every noun of the CLI. Command modules are light; their actions import what they need. */
@@ -20,6 +21,7 @@ export function registerCommands(program: Command, state: ProgramState): void {
   registerInit(program, state);
   registerServe(program, state);
   registerSchema(program, state);
+  registerTypes(program, state);
   registerContent(program, state);
   registerMedia(program, state);
   registerBlog(program, state);

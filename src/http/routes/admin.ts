@@ -49,6 +49,14 @@ export const adminRoutes: RouteDef[] = [
   ...typeRoutes('page-types', 'pageTypes'),
   ...typeRoutes('collection-types', 'collections'),
   ...typeRoutes('components', 'components'),
+  {
+    // `cms types` over HTTP: the project's TypeScript declarations as a file (docs/client.md).
+    method: 'GET', path: `${admin}/types.ts`, auth: 'session',
+    async handle(rc) {
+      const { text } = await rc.run('schema.typescript', {});
+      return new Response(text, { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8', 'content-disposition': 'inline; filename="cms-types.ts"' } });
+    },
+  },
 
   {
     // The user's projects: needed before a project is chosen, so no X-Project is required here.
