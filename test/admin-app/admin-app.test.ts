@@ -172,7 +172,7 @@ describe('the admin app in a browser', () => {
 
     await nav.getByRole('link', { name: /Articles/ }).click();
     await expect.poll(() => page.getByText('Page 1 of 2').count()).toBe(1);
-    expect(await page.locator('table.list tbody tr').count()).toBe(20);
+    await expect.poll(() => page.locator('table.list tbody tr').count()).toBe(20);
     // Long values are cut with an ellipsis and carry the whole value in their title.
     await page.getByLabel('Sort').selectOption('name');
     await expect.poll(() => page.locator('table.list tbody tr').first().locator('td.name').textContent()).toMatch(/^A very long name/);
@@ -181,7 +181,7 @@ describe('the admin app in a browser', () => {
     await shoot(page, 'list');
     await page.getByRole('button', { name: 'Next' }).click();
     await expect.poll(() => page.getByText('Page 2 of 2').count()).toBe(1);
-    expect(await page.locator('table.list tbody tr').count()).toBe(8);
+    await expect.poll(() => page.locator('table.list tbody tr').count()).toBe(8);
     expect(page.url()).toContain('page=2');
     await page.getByRole('link', { name: 'Zebra published' }).click();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Zebra published');
