@@ -294,6 +294,12 @@ function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
 }
 
+/** An author's name: first and last. */
+function personName(r: Record<string, unknown>): string | undefined {
+  const name = [str(r.firstName), str(r.lastName)].filter(Boolean).join(' ');
+  return name || undefined;
+}
+
 function toRow(item: unknown): Row | null {
   if (typeof item !== 'object' || item === null) return null;
   const r: Record<string, unknown> = { ...item };
@@ -301,7 +307,7 @@ function toRow(item: unknown): Row | null {
   if (!id) return null;
   return {
     id,
-    name: str(r.name) ?? str(r.title) ?? str(r.originalName) ?? str(r.filename) ?? id,
+    name: str(r.name) || personName(r) || str(r.title) || str(r.originalFilename) || str(r.filename) || id,
     slug: str(r.slug) ?? str(r.mimeType) ?? '',
     ...(str(r.status) ? { status: str(r.status) } : {}),
     publishAt: str(r.publishAt) ?? null,
@@ -532,7 +538,10 @@ function EntryScreen({ project, section, id }: { project: string; section: Secti
   if (entry.error) return <>{back}<ErrorState error={entry.error} retry={() => void entry.refetch()} /></>;
   const e = entry.data;
   const name = str(e.name) ?? str(e.title) ?? e.id;
-  const fields = e.draftContent ?? e.content ?? e.body ?? null;
+  // Pages and items keep their fields in draftContent; a post's are its own members.
+  const fields = section.kind === 'post'
+    ? { summary: e.summary ?? null, body: e.body ?? null, author: e.author ?? null, categories: e.categories ?? [], tags: e.tags ?? [], seo: e.seo ?? null }
+    : e.draftContent ?? null;
   const st = e.publishAt && e.status !== 'published' ? 'scheduled' : e.status;
   return (
     <article aria-labelledby="entry-title">

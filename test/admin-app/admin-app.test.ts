@@ -66,6 +66,8 @@ beforeAll(async () => {
   await h.t.run('pages.create', { pageTypeSlug: 'article', name: 'Untitled draft', slug: 'untitled-draft', fields: {} });
   await h.t.run('pages.create', { pageTypeSlug: 'article', name: 'Zebra published', slug: 'zebra', fields: { title: 'Zebra' }, status: 'published' });
   await h.t.run('items.create', { collectionTypeSlug: 'products', name: 'Lamp', slug: 'lamp', fields: { price: 10 } });
+  const author = await h.t.run('blog.authors.create', { firstName: 'Ada', lastName: 'Lovelace', slug: 'ada' });
+  await h.t.run('blog.posts.create', { title: 'Hello blog', slug: 'hello-blog', summary: 'First post', author: author.id });
   // The editor is a member of two projects; the viewer of the default one only.
   await h.createUser('editor', { email: editorEmail });
   await h.createUser('viewer', { email: viewerEmail });
@@ -165,8 +167,8 @@ describe('the admin app in a browser', () => {
     await expect.poll(() => nav.getByRole('link', { name: /Articles/ }).textContent()).toBe('Articles28');
     expect(await nav.getByRole('link', { name: /Landing pages/ }).textContent()).toBe('Landing pages0');
     expect(await nav.getByRole('link', { name: /Products/ }).textContent()).toBe('Products1');
-    for (const name of ['Posts', 'Authors', 'Categories', 'Tags', 'Media']) {
-      await expect.poll(() => nav.getByRole('link', { name: new RegExp(`^${name}`) }).textContent()).toBe(`${name}0`);
+    for (const [name, n] of [['Posts', 1], ['Authors', 1], ['Categories', 0], ['Tags', 0], ['Media', 0]] as const) {
+      await expect.poll(() => nav.getByRole('link', { name: new RegExp(`^${name}`) }).textContent()).toBe(`${name}${n}`);
     }
     await shoot(page, 'home');
 
@@ -194,6 +196,23 @@ describe('the admin app in a browser', () => {
     // The browser's Back returns to the list where it was.
     await page.goBack();
     await expect.poll(() => page.getByText('Page 2 of 2').count()).toBe(1);
+    await context.close();
+  });
+
+  it('lists the blog and the media library, and opens a post', async () => {
+    const { context, page } = await newPage();
+    await page.goto(`${h.http.url}/admin/p/${project}/blog/authors`);
+    await signIn(page, editorEmail);
+    await expect.poll(() => page.locator('table.list tbody tr').first().textContent()).toMatch(/^Ada Lovelaceada/);
+    await page.getByRole('navigation', { name: 'Content' }).getByRole('link', { name: /^Media/ }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Nothing here yet' }).count()).toBe(1);
+    expect(await page.getByText('The media library is empty.').count()).toBe(1);
+    await page.getByRole('navigation', { name: 'Content' }).getByRole('link', { name: /^Posts/ }).click();
+    await page.getByRole('link', { name: 'Hello blog' }).click();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Hello blog');
+    const fields = JSON.parse(await page.getByLabel('Fields as JSON').textContent() ?? '');
+    expect(fields.summary).toBe('First post');
+    expect(fields.author).toMatchObject({ slug: 'ada' });
     await context.close();
   });
 
