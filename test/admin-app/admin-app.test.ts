@@ -1,10 +1,13 @@
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultAdminDir } from '../../src/http/admin-static.js';
 import { serveInProcess } from '../helpers/http.js';
+import { runCli, startCliServer } from '../helpers/cli.js';
+import { createTestDatabase } from '../helpers/db.js';
 import { createAdminHarness, password, type AdminHarness } from '../admin/support.js';
 
 // The admin web app (dist/admin, built by `npm run build`) driven in headless Chromium against the
@@ -127,6 +130,29 @@ describe('the admin app over HTTP', () => {
     const js = readdirSync(join(defaultAdminDir, 'assets')).filter((f) => f.endsWith('.js'));
     const gz = js.reduce((sum, f) => sum + gzipSync(readFileSync(join(defaultAdminDir, 'assets', f)), { level: 9 }).byteLength, 0);
     expect(gz).toBeLessThan(250 * 1024);
+  });
+
+  it('`cms serve` serves the app at /admin beside the API', { timeout: 180_000 }, async () => {
+    const root = mkdtempSync(join(tmpdir(), 'cms-admin-app-'));
+    const database = await createTestDatabase();
+    const env = { CMS_DATA_DIR: undefined, CMS_PROJECT: undefined, CMS_BASE_URL: undefined, PORT: undefined, HOST: undefined, DATABASE_URL: database.url };
+    try {
+      const init = await runCli(['init', 'demo', '--yes'], { cwd: root, env, timeoutMs: 180_000 });
+      expect(init.code, init.stderr).toBe(0);
+      const server = await startCliServer([], { cwd: join(root, 'demo'), env });
+      try {
+        const res = await fetch(`${server.url}/admin/p/default/pages/landing-page`);
+        expect(res.status).toBe(200);
+        expect(res.headers.get('x-frame-options')).toBe('DENY');
+        expect(await res.text()).toContain('<div id="root"></div>');
+        expect((await fetch(`${server.url}/api/v1/admin/auth/me`)).status).toBe(401);
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      await database.drop();
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('answers a clear 503 page when the app is not built', async () => {
