@@ -104,6 +104,10 @@ describe('the admin app over HTTP', () => {
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       expect(await res.text()).toContain('<div id="root"></div>');
     }
+    const head = await h.fetch('/admin/p/x', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('cache-control')).toBe('no-cache');
+    expect(await head.text()).toBe('');
     const bare = await h.fetch('/admin', { redirect: 'manual' });
     expect(bare.status).toBe(308);
     expect(bare.headers.get('location')).toBe('/admin/');
