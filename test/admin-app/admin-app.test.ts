@@ -195,8 +195,8 @@ describe('the admin app in a browser', () => {
     await page.waitForURL(new RegExp(`/admin/p/${project}$`));
     const nav = page.getByRole('navigation', { name: 'Content' });
     await expect.poll(() => nav.getByRole('link', { name: /Articles/ }).textContent()).toBe('Articles28');
-    expect(await nav.getByRole('link', { name: /Landing pages/ }).textContent()).toBe('Landing pages0');
-    expect(await nav.getByRole('link', { name: /Products/ }).textContent()).toBe('Products1');
+    await expect.poll(() => nav.getByRole('link', { name: /Landing pages/ }).textContent()).toBe('Landing pages0');
+    await expect.poll(() => nav.getByRole('link', { name: /Products/ }).textContent()).toBe('Products1');
     for (const [name, n] of [['Posts', 1], ['Authors', 1], ['Categories', 0], ['Tags', 0], ['Media', 0]] as const) {
       await expect.poll(() => nav.getByRole('link', { name: new RegExp(`^${name}`) }).textContent()).toBe(`${name}${n}`);
     }
@@ -330,6 +330,7 @@ describe('the admin app in a browser', () => {
     await signIn(page, editorEmail);
     await page.waitForURL(new RegExp(`/admin/p/${project}$`));
     // At 390 px the navigation folds behind the Menu button.
+    await page.getByRole('button', { name: 'Menu' }).waitFor();
     await page.getByRole('button', { name: 'Menu' }).click();
     await expect.poll(() => page.getByRole('navigation', { name: 'Content' }).getByRole('link', { name: /Articles/ }).isVisible()).toBe(true);
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -349,6 +350,7 @@ describe('the admin app in a browser', () => {
     await page.keyboard.type(password);
     await page.keyboard.press('Enter');
     await page.waitForURL(new RegExp(`/admin/p/${project}$`));
+    await page.getByRole('link', { name: 'Skip to content' }).waitFor({ state: 'attached' });
     await page.keyboard.press('Tab');
     expect(await page.locator(':focus').textContent()).toBe('Skip to content');
     await context.close();
