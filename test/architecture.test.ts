@@ -101,9 +101,13 @@ function usesProcess(source: string): number[] {
   return stripComments(source).split('\n').flatMap((line, n) => (/(^|[^\w.$])process\./.test(line) ? [n + 1] : []));
 }
 
+/** The admin web app: browser code built by Vite (its own tsconfig), outside the server's layers. */
+const browserApp = 'src/admin';
+
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) => {
     const path = `${dir}/${e.name}`;
+    if (path === browserApp) return [];
     if (e.isDirectory()) return sourceFiles(path);
     return e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') ? [path] : [];
   });
@@ -164,6 +168,12 @@ describe('dependency rules', () => {
       ...imports.filter((i) => i.specifier === 'process' || i.specifier === 'node:process').map((i) => `${file} imports ${i.specifier}`),
     ]);
     expect(found).toEqual([]);
+  });
+
+  it('no server module imports the admin web app (src/http serves its built files only)', () => {
+    const found = files.flatMap(({ file, imports }) => imports.filter((i) => i.target?.startsWith(`${browserApp}/`)).map((i) => `${file} imports ${i.target}`));
+    expect(found).toEqual([]);
+    expect(existsSync(join(root, browserApp, 'tsconfig.json'))).toBe(true);
   });
 
   it('src/http and src/cli never import each other (cms serve may start the HTTP server)', () => {

@@ -10,6 +10,7 @@ import { rateLimitAddress } from './client-address.js';
 import { createRateLimiter, rateLimitSubject, type RateLimiter, type RateLimitSubject } from './rate-limit.js';
 import { json } from './response.js';
 import { isPlainObject, type AppShared, type RequestContext, type RequestRateLimit, type RouteDef } from './route.js';
+import { serveAdmin } from './admin-static.js';
 import { adminRoutes } from './routes/admin.js';
 import { aiRoutes } from './routes/ai.js';
 import { authRoutes } from './routes/auth.js';
@@ -40,6 +41,8 @@ export interface AppOptions {
   routes?: RouteDef[];
   /** The cache, limiter and authenticator to use (the server shares them with its fast path). */
   shared?: AppShared;
+  /** The built admin web app served at /admin (default: dist/admin of this package). */
+  adminDir?: string;
 }
 
 const maxJsonBody = 16 * 1024 * 1024;
@@ -126,6 +129,12 @@ export function createApp(cms: Cms, options: AppOptions = {}): H3 {
       },
     });
   });
+  // The admin web app: static files, never through the route table (no session, no project).
+  const admin = (event: H3Event) => serveAdmin(event.url.pathname, options.adminDir, event.req.method === 'HEAD');
+  app.get('/admin', admin);
+  app.get('/admin/**', admin);
+  app.on('HEAD', '/admin', admin);
+  app.on('HEAD', '/admin/**', admin);
   app.all('/**', () => json({ error: { code: 'NOT_FOUND', message: 'No such route; the API lives under /api/v1/' } }, 404));
   return app;
 }

@@ -20,7 +20,7 @@ const entryOperations = {
   },
 } as const satisfies Record<'page' | 'item', Record<string, OperationName>>;
 
-interface ListOpts { type?: string; status?: string; page?: string; limit?: string; sort?: string; filter?: string[] }
+interface ListOpts { type?: string; status?: string; search?: string; page?: string; limit?: string; sort?: string; filter?: string[] }
 
 function listQuery(opts: ListOpts): Record<string, string> {
   const q: Record<string, string> = {};
@@ -28,6 +28,8 @@ function listQuery(opts: ListOpts): Record<string, string> {
   if (opts.limit) q.limit = opts.limit;
   if (opts.sort) q.sort = opts.sort;
   if (opts.type) q.pageType = opts.type;
+  if (opts.search) q.search = opts.search;
+  if (opts.status) q.status = opts.status;
   for (const f of opts.filter ?? []) {
     const m = /^([^=\[]+)(?:\[(\w+)\])?=(.*)$/.exec(f);
     if (!m) throw new UsageError(`--filter "${f}": use field[op]=value, e.g. fields.price[gt]=10`);
@@ -38,6 +40,7 @@ function listQuery(opts: ListOpts): Record<string, string> {
 
 /** What an empty list says: nothing yet, and the command that makes the first one. */
 function emptyList(kind: 'page' | 'item', opts: ListOpts & { collection?: string }): string {
+  if (opts.search || opts.status) return `No ${kind === 'page' ? 'pages' : `${opts.collection} items`} match the search or status.`;
   if (kind === 'item') {
     if (opts.filter?.length) return `No ${opts.collection} items match the filter.`;
     return `No ${opts.collection} items yet. Create one: cms items create --collection ${opts.collection} --name "First item" --slug first-item`;
@@ -65,6 +68,8 @@ function registerEntryCommands(program: Command, state: ProgramState, kind: 'pag
 
   withCollection(cmd.command('list').description(`list ${p}, drafts included`))
     .addOption(countOption('--page <n>', 'page number', 1)).addOption(countOption('--limit <n>', 'page size (1-100)', 1)).option('--sort <keys>', 'e.g. -updatedAt,name')
+    .option('--search <text>', 'only entries whose name or slug contains this (any case)')
+    .addOption(new Option('--status <status>', 'only draft, published or scheduled entries').choices(['draft', 'published', 'scheduled']))
     .option(kind === 'page' ? '--type <slug>' : '--filter <expr...>', kind === 'page' ? 'only this page type' : 'e.g. fields.price[gt]=10 (repeatable)')
     .action(action(state, async (g, opts: ListOpts & { collection?: string }) => {
       const result = await run(g, (e) => e.run(ops.list, { ...collectionOf(opts), query: listQuery(opts) }));

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, isNotNull, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { collectionItems, contentRevisions, itemSlugHistory, pages, pageSlugHistory, pageTypes } from '../../db/schema/index.js';
 import type { Ctx } from '../context.js';
@@ -135,6 +135,46 @@ interface ListOptions {
   drafts: boolean;
   /** The `locale` of a public read; filters and sorts on content then see that locale's values. */
   locale?: LocaleRead | null;
+  /** The admin list: `search` (name or slug) and `status` (draft, published, scheduled) apply. */
+  admin?: boolean;
+}
+
+/** The admin list's own parameters: `search` in name or slug, `status` draft|published|scheduled. */
+export interface AdminListFilter { search?: string; status?: 'draft' | 'published' | 'scheduled' }
+export const adminListStatuses = ['draft', 'published', 'scheduled'] as const;
+
+function parseAdminListFilter(pairs: QueryPairs): AdminListFilter {
+  let search: string | undefined;
+  let status: string | undefined;
+  for (const [k, v] of pairs) {
+    if (k === 'search') search = v.trim() || undefined;
+    if (k === 'status') status = v.trim() || undefined;
+  }
+  if (search !== undefined && search.length > 200) {
+    throw new CmsError('INVALID_QUERY', 'Invalid query parameter search: at most 200 characters', { parameter: 'search', reason: 'at most 200 characters' });
+  }
+  const known = adminListStatuses.find((s) => s === status);
+  if (status !== undefined && !known) {
+    const reason = `must be one of ${adminListStatuses.join(', ')}`;
+    throw new CmsError('INVALID_QUERY', `Invalid query parameter status: ${reason}`, { parameter: 'status', reason });
+  }
+  return { ...(search ? { search } : {}), ...(known ? { status: known } : {}) };
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The conditions of an admin list filter. A scheduled entry waits for its publishAt; a draft does not. */
+function adminFilterConditions(table: typeof pages | typeof collectionItems, f: AdminListFilter): SQL[] {
+  const out: SQL[] = [];
+  if (f.search) {
+    const like = `%${escapeLike(f.search)}%`;
+    const match = or(ilike(table.name, like), ilike(table.slug, like));
+    if (match) out.push(match);
+  }
+  if (f.status === 'published') out.push(eq(table.status, 'published'));
+  if (f.status === 'draft') out.push(and(ne(table.status, 'published'), isNull(table.publishAt)) ?? sql`false`);
+  if (f.status === 'scheduled') out.push(and(ne(table.status, 'published'), isNotNull(table.publishAt)) ?? sql`false`);
+  return out;
 }
 
 /** A list query, ready to run: its conditions, order and window, and what identifies its total. */
@@ -173,6 +213,8 @@ async function planList(ctx: Ctx, opts: ListOptions): Promise<ListPlan> {
   };
   let typeId = '';
   let filters: FilterCondition[] = [];
+  const adminFilter = opts.admin ? parseAdminListFilter(pairs) : {};
+  where.push(...adminFilterConditions(table, adminFilter));
   if (kind === 'page') {
     const pageType = parsePageTypeFilter(pairs);
     if (pageType) {
@@ -194,7 +236,7 @@ async function planList(ctx: Ctx, opts: ListOptions): Promise<ListPlan> {
   }
   plan.condition = and(...where);
   // Filters match the locale's values: each locale counts its own total.
-  plan.totalKey = JSON.stringify([ctx.project.id, kind, drafts, typeId, filters, ...(locale ? [locale.code] : [])]);
+  plan.totalKey = JSON.stringify([ctx.project.id, kind, drafts, typeId, filters, ...(locale ? [locale.code] : []), ...(opts.admin ? [adminFilter] : [])]);
   return plan;
 }
 
@@ -383,7 +425,7 @@ async function toReadShapes(ctx: Ctx, kind: EntryKind, rows: DeliveryRow[], draf
 }
 
 export async function listEntriesAdmin<K extends EntryKind>(ctx: Ctx, kind: K, typeSlug: string | undefined, pairs: QueryPairs) {
-  const plan = await planList(ctx, { kind, typeSlug, pairs, drafts: true });
+  const plan = await planList(ctx, { kind, typeSlug, pairs, drafts: true, admin: true });
   const { rows, total } = await listEntryRows(ctx, plan);
   // Every locale's values, in a project with several (the admin list shows what the editor edits).
   return { data: rows.map((r) => toWriteShape(kind, r, r.typeSlug, ctx.project.locales)), pagination: pagination(plan.query, total) };
