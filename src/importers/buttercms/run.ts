@@ -253,14 +253,22 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
     await analyzeImportedTables(cms.db).catch((e: unknown) => cms.log.warn(`migration ${ref.id}: ANALYZE after the import failed`, { error: String(e) }));
 
     await steps.record({ status: 'completed', progress: { phase: 'done', done: 1, total: 1 }, logs: [{ level: 'info', message: `Completed: ${describeStats({ ...stored, ...stats })}` }] });
+    cms.metrics?.migrationRuns.inc({ outcome: 'completed' });
+    cms.log.info(`migration ${ref.id} completed`, { project: ref.projectSlug });
   } catch (e) {
-    if (e instanceof Paused) return;
+    if (e instanceof Paused) {
+      cms.metrics?.migrationRuns.inc({ outcome: 'paused' });
+      cms.log.info(`migration ${ref.id} paused`, { project: ref.projectSlug });
+      return;
+    }
     if (isCmsError(e) && e.code === 'MIGRATION_STATE') {
       // Settled as failed elsewhere (runner taken for dead), or deleted: nothing more to write.
       cms.log.warn(`migration ${ref.id}: no longer run by this process`, { error: e.message });
       return;
     }
     const { message, data } = describeFailure(e, signal, phase, mode);
+    cms.metrics?.migrationRuns.inc({ outcome: 'failed' });
+    cms.log.warn(`migration ${ref.id} failed`, { project: ref.projectSlug, phase });
     if (!(e instanceof ImportFailure) && !(e instanceof SourceRequestError) && !isCmsError(e)) {
       cms.log.error(`migration ${ref.id} failed`, { error: e instanceof Error ? e.stack ?? e.message : String(e) });
     }
