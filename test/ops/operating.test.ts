@@ -6,6 +6,8 @@ import { runCli, startCliServer } from '../helpers/cli.js';
 import { createTestDatabase, testDriver } from '../helpers/db.js';
 import { createTestCms, type TestCms } from '../helpers/engine.js';
 import { serveOverSocket } from '../helpers/http.js';
+import { emitEvents } from '../webhooks/emit.js';
+import { startReceiver } from '../webhooks/receiver.js';
 
 /** Generous: each CLI run starts Node and opens the database, and the machine may be busy. */
 const cliTimeout = 180_000;
@@ -193,6 +195,28 @@ describe('readiness and metrics of engines in one process', () => {
     } finally {
       await one.close();
       await two.close();
+    }
+  });
+
+  it('shows the webhook outbox depth and counts delivery outcomes', async () => {
+    const http = await serveOverSocket(b.cms);
+    let answered = 0;
+    const r = await startReceiver((_got, res) => { res.writeHead(answered++ === 0 ? 200 : 500).end(); });
+    const scrape = async () => (await http.fetch('/metrics')).text();
+    try {
+      await b.run('webhooks.create', { url: r.url, events: ['collection_item.published'] });
+      await b.run(emitEvents as never, { kind: 'collection_item.published', count: 2 });
+      expect(await scrape()).toContain('cms_webhook_outbox_depth 2');
+      const summary = await b.cms.services.webhooks.processDue();
+      expect(summary).toMatchObject({ attempted: 2, succeeded: 1, failed: 1 });
+      const text = await scrape();
+      expect(text).toContain('cms_webhook_deliveries_total{outcome="succeeded"} 1');
+      expect(text).toContain('cms_webhook_deliveries_total{outcome="failed"} 1');
+      // The failed one waits for its retry.
+      expect(text).toContain('cms_webhook_outbox_depth 1');
+    } finally {
+      await r.close();
+      await http.close();
     }
   });
 
