@@ -33,7 +33,14 @@ export async function createLogger(options: LoggerOptions): Promise<Logger> {
   let destination = options.destination;
   if (!destination && options.pretty) {
     const { default: pretty } = await import('pino-pretty');
-    destination = pretty({ colorize: true, sync: true, destination: 1, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss.l' });
+    // A request reads as one line on a terminal: `request GET /api/v1/pages/:slug 200 3.1 ms <id>`.
+    destination = pretty({
+      colorize: true, sync: true, destination: 1, translateTime: 'SYS:HH:MM:ss.l',
+      ignore: 'pid,hostname,method,route,status,durationMs,requestId',
+      messageFormat: (line, messageKey) => line[messageKey] === 'request'
+        ? `request ${String(line.method)} ${String(line.route)} ${String(line.status)} ${String(line.durationMs)} ms ${String(line.requestId)}`
+        : String(line[messageKey]),
+    });
   }
   const out = pino(settings, destination ?? pino.destination({ dest: 1, sync: true }));
   return {
