@@ -6,6 +6,8 @@ import { runCli, startCliServer } from '../helpers/cli.js';
 import { createTestDatabase, testDriver } from '../helpers/db.js';
 import { createTestCms, type TestCms } from '../helpers/engine.js';
 import { serveOverSocket } from '../helpers/http.js';
+import { startFakeButter } from '../fakes/buttercms/server.js';
+import { createImportHarness } from '../importers/support.js';
 import { emitEvents } from '../webhooks/emit.js';
 import { startReceiver } from '../webhooks/receiver.js';
 
@@ -235,6 +237,28 @@ describe('readiness and metrics of engines in one process', () => {
       expect((await http.fetch('/healthz')).status).toBe(200);
     } finally {
       await http.close();
+    }
+  });
+});
+
+describe('migration runs in the metrics', () => {
+  it('counts ButterCMS imports by outcome', { timeout: 120_000 }, async () => {
+    const h = await createImportHarness();
+    const butter = await startFakeButter();
+    const refusing = await startFakeButter({ mode: 'bad-token' });
+    const http = await serveOverSocket(h.cms);
+    try {
+      expect((await h.migrate(butter, 'dry_run')).status).toBe('completed');
+      expect((await h.migrate(butter, 'schema_only')).status).toBe('completed');
+      expect((await h.migrate(refusing, 'full')).status).toBe('failed');
+      const text = await h.cms.metrics!.registry.metrics();
+      expect(text).toContain('cms_migration_runs_total{outcome="completed"} 2');
+      expect(text).toContain('cms_migration_runs_total{outcome="failed"} 1');
+    } finally {
+      await http.close();
+      await refusing.close();
+      await butter.close();
+      await h.close();
     }
   });
 });
