@@ -59,7 +59,13 @@ export const configFileSchema = z.strictObject({
     /** How long a stopping server lets background work in flight (webhook attempts) finish. */
     shutdownGraceMs: z.number().int().min(0).optional(),
     trustProxy: z.union([z.literal(false), z.number().int().min(0).max(maxProxyHops)]).optional(),
+    /** How long a stopping server answers /readyz with 503 before it stops taking requests (load balancers drain). */
+    drainMs: z.number().int().min(0).optional(),
   }).optional(),
+  /** GET /metrics (docs/operating.md): off unless enabled; behind a bearer token when one is set. */
+  metrics: z.strictObject({ enabled: z.boolean().optional(), token: z.string().min(1).optional() }).optional(),
+  /** The level of `cms serve`'s log lines (CMS_LOG_LEVEL). */
+  logLevel: z.enum(['error', 'warn', 'info', 'debug', 'silent']).optional(),
   media: z.strictObject({ maxUploadBytes: z.number().int().positive().optional() }).optional(),
   webhooks: z.strictObject({
     /** Refuse receivers on private and loopback addresses (link-local and metadata ones always are). */
@@ -116,7 +122,17 @@ export interface CmsConfig {
   webhookBlockPrivate: boolean;
   /** AI assistance: the provider, its address and model (CMS_AI_*; docs/ai.md). */
   ai: AiConfig;
+  /** GET /metrics: served when enabled (CMS_METRICS=on), behind `Bearer <token>` when a token is set (CMS_METRICS_TOKEN). */
+  metrics: { enabled: boolean; token: string | null };
+  /** The level of the server's log lines (CMS_LOG_LEVEL; info by default). */
+  logLevel: LogLevel;
+  /** A stopping server answers /readyz 503 for this long before it stops taking requests (CMS_SHUTDOWN_DRAIN_MS; 0 by default). */
+  drainMs: number;
 }
+
+export const logLevels = ['error', 'warn', 'info', 'debug', 'silent'] as const;
+export type LogLevel = (typeof logLevels)[number];
+const isLogLevel = (value: string): value is LogLevel => logLevels.some((l) => l === value);
 
 /** Ten seconds: long enough for a receiver that answers, short enough for a process manager. */
 export const defaultShutdownGraceMs = 10_000;
@@ -223,6 +239,13 @@ export function loadConfig(options: LoadConfigOptions = {}): CmsConfig {
     trustProxy = result.data === false ? null : result.data;
   }
   const ai = aiConfigOf(parsed.ai, env);
+  const metricsEnabled = env.CMS_METRICS ? parseBoolean('CMS_METRICS', env.CMS_METRICS.replace(/^on$/i, 'true').replace(/^off$/i, 'false')) : parsed.metrics?.enabled ?? false;
+  const logLevel = env.CMS_LOG_LEVEL ? env.CMS_LOG_LEVEL.trim().toLowerCase() : parsed.logLevel ?? 'info';
+  if (!isLogLevel(logLevel)) throw new ConfigError(`CMS_LOG_LEVEL must be one of ${logLevels.join(', ')}, got ${env.CMS_LOG_LEVEL}`);
+  const drainMs = env.CMS_SHUTDOWN_DRAIN_MS ? Number(env.CMS_SHUTDOWN_DRAIN_MS) : parsed.server?.drainMs ?? 0;
+  if (!Number.isSafeInteger(drainMs) || drainMs < 0) {
+    throw new ConfigError(`CMS_SHUTDOWN_DRAIN_MS must be a number of milliseconds (0 or more), got ${env.CMS_SHUTDOWN_DRAIN_MS}`);
+  }
   return {
     rootDir,
     configFile: file,
@@ -246,6 +269,9 @@ export function loadConfig(options: LoadConfigOptions = {}): CmsConfig {
     shutdownGraceMs,
     webhookBlockPrivate,
     ai,
+    metrics: { enabled: metricsEnabled, token: env.CMS_METRICS_TOKEN || parsed.metrics?.token || null },
+    logLevel,
+    drainMs,
   };
 }
 
@@ -294,7 +320,7 @@ export type CmsConfigInput = Partial<CmsConfig>;
 const configMembers: Record<keyof CmsConfig, true> = {
   rootDir: true, configFile: true, project: true, createProject: true, dataDir: true, schemasDir: true, databaseUrl: true,
   baseUrl: true, baseUrlSet: true, port: true, host: true, cache: true, cacheMaxBytes: true, corsOrigin: true, rateLimit: true, trustProxy: true,
-  maxUploadBytes: true, shutdownGraceMs: true, webhookBlockPrivate: true, ai: true,
+  maxUploadBytes: true, shutdownGraceMs: true, webhookBlockPrivate: true, ai: true, metrics: true, logLevel: true, drainMs: true,
 };
 
 /** True for a complete configuration (what `loadConfig` makes), which is used as it is. */
@@ -336,6 +362,9 @@ export function resolveConfig(input: CmsConfigInput = {}): CmsConfig {
     shutdownGraceMs: input.shutdownGraceMs ?? defaultShutdownGraceMs,
     webhookBlockPrivate: input.webhookBlockPrivate ?? false,
     ai: { ...defaultAiConfig, ...input.ai },
+    metrics: input.metrics ?? { enabled: false, token: null },
+    logLevel: input.logLevel ?? 'info',
+    drainMs: input.drainMs ?? 0,
   };
 }
 

@@ -22,6 +22,7 @@ import { createListTotals } from './list-totals.js';
 import { createStatisticsRefresher } from './db/statistics.js';
 import { createAiService } from './ai/service.js';
 import { propertyOf } from './lib/unknown-values.js';
+import type { CmsMetrics } from './metrics.js';
 
 export interface RunOptions {
   actor: Actor;
@@ -91,6 +92,11 @@ export interface Cms {
   readonly handle: DbHandle;
   readonly clock: Clock;
   readonly log: Logger;
+  /**
+   * The engine's Prometheus metrics (src/metrics.ts), made by the HTTP server that serves it;
+   * null until then, so that a CLI command never loads prom-client. Counting sites skip a null.
+   */
+  metrics: CmsMetrics | null;
   readonly services: Readonly<Services>;
   readonly events: EventEmitter<CmsEvents>;
   /** Runs an operation by name: the input is typed as the operation's, and so is the answer. */
@@ -117,11 +123,13 @@ export const systemClock: Clock = { now: () => new Date() };
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 
+/** Lines on standard error, for programs using the Local API; `cms serve` logs through pino (src/logging.ts). */
 export const consoleLogger: Logger = {
   info: (m, d) => console.error(`[cms] ${m}`, d ?? ''),
   warn: (m, d) => console.error(`[cms] warning: ${m}`, d ?? ''),
   error: (m, d) => console.error(`[cms] error: ${m}`, d ?? ''),
 };
+
 
 export { inMemoryDatabaseUrl };
 
@@ -151,7 +159,9 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
       if (!engine) throw new Error('the engine is not ready yet');
       return engine;
     }),
-    webhooks: options.services?.webhooks ?? createWebhookDispatcher({ db, clock, log }, {
+    webhooks: options.services?.webhooks ?? createWebhookDispatcher({
+      db, clock, log, onOutcome: (outcome) => engine?.metrics?.webhookDeliveries.inc({ outcome }),
+    }, {
       blockPrivate: config.webhookBlockPrivate,
       shutdownGraceMs: config.shutdownGraceMs,
     }),
@@ -397,6 +407,7 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
     handle,
     clock,
     log,
+    metrics: null,
     services,
     events,
     run,

@@ -2,7 +2,8 @@ import type { CmsConfig } from '../config.js';
 import { CmsError } from '../core/errors.js';
 import { isPostgresUrl } from '../db/client.js';
 import { randomToken } from '../lib/crypto.js';
-import { consoleLogger, createCms } from '../runtime.js';
+import { createCms } from '../runtime.js';
+import { createLogger } from '../logging.js';
 import { acquireDbLock, readServerInfo, writeServerInfo } from './engine.js';
 import { errorMessage } from './inputs.js';
 import type { GlobalOptions, Io } from './io.js';
@@ -36,7 +37,10 @@ export async function serve(config: CmsConfig, io: Io, globals: GlobalOptions): 
   };
   for (const s of stopSignals) process.on(s, stop);
   try {
-    const cms = await createCms(config, { log: consoleLogger });
+    // Log lines (requests, jobs, warnings) go to standard output: JSON, or pretty on a terminal
+    // (docs/operating.md). The lines below written to io are for the person who started it.
+    const log = await createLogger({ level: config.logLevel, pretty: process.stdout.isTTY === true });
+    const cms = await createCms(config, { log });
     cleanup.push(() => cms.close());
     const token = randomToken(32);
     const { startServer } = await import('../http/node-server.js');
@@ -55,6 +59,12 @@ export async function serve(config: CmsConfig, io: Io, globals: GlobalOptions): 
     else io.stdout.write(`cms serving project "${config.project}" at ${server.url}\n`);
 
     if (!stopRequested) await new Promise<void>((resolve) => { wake = resolve; });
+    if (config.drainMs > 0) {
+      // Load balancers see /readyz answer 503 and stop sending requests; those sent meanwhile are served.
+      server.drain();
+      if (!globals.json) io.stderr.write(`Draining: /readyz answers 503 for ${config.drainMs} ms before the server stops taking requests…\n`);
+      await new Promise((resolve) => setTimeout(resolve, config.drainMs));
+    }
     if (!globals.json) io.stderr.write('Shutting down: finishing requests in flight…\n');
   } finally {
     for (const fn of cleanup.reverse()) {

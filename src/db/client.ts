@@ -27,7 +27,7 @@ export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelati
 const journalSchema = z.object({ entries: z.array(z.object({ when: z.number() })) });
 
 /** The newest database migration shipped, and how many there are, from drizzle-kit's journal. */
-function shippedDatabaseMigrations(): { count: number; last: number } {
+export function shippedDatabaseMigrations(): { count: number; last: number } {
   const journal = journalSchema.parse(JSON.parse(readFileSync(join(databaseMigrationsFolder, 'meta', '_journal.json'), 'utf8')));
   return { count: journal.entries.length, last: journal.entries.at(-1)?.when ?? 0 };
 }
@@ -41,7 +41,7 @@ function upToDate(row: unknown): boolean {
   return !!row && Number(propertyOf(row, 'n')) === shipped.count && Number(propertyOf(row, 'm')) === shipped.last;
 }
 
-const appliedQuery = 'select count(*) as n, max(created_at) as m from drizzle.__drizzle_migrations';
+export const appliedQuery = 'select count(*) as n, max(created_at) as m from drizzle.__drizzle_migrations';
 
 export interface DbHandle {
   db: Db;

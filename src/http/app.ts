@@ -19,9 +19,14 @@ import { blogRoutes } from './routes/blog.js';
 import { contentRoutes } from './routes/content.js';
 import { mediaRoutes } from './routes/media.js';
 import { migrationRoutes } from './routes/migrations.js';
+import { operatingRoutes } from './routes/operating.js';
+import { createMetrics } from '../metrics.js';
+import { noteCaller, noteRoute } from './observe.js';
 import { webhookRoutes } from './routes/webhooks.js';
 
 export function createAppShared(cms: Cms): AppShared {
+  // The engine's metrics registry, made by the first server of the engine (docs/operating.md).
+  cms.metrics ??= createMetrics(cms.handle);
   return {
     cache: createResponseCache(cms, { enabled: cms.config.cache, maxBytes: cms.config.cacheMaxBytes }),
     rateLimit: createRateLimiter(cms.config.rateLimit),
@@ -31,6 +36,7 @@ export function createAppShared(cms: Cms): AppShared {
       'access-control-allow-origin': cms.config.corsOrigin,
       'access-control-expose-headers': 'ETag, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Idempotent-Replayed',
     },
+    lifecycle: { draining: false },
   };
 }
 
@@ -64,6 +70,7 @@ export function appRoutes(options: Pick<AppOptions, 'cliToken' | 'routes'> = {})
     ...webhookRoutes,
     ...migrationRoutes,
     ...aiRoutes,
+    ...operatingRoutes(),
     ...(options.routes ?? []),
   ];
 }
@@ -90,8 +97,10 @@ export function createApp(cms: Cms, options: AppOptions = {}): H3 {
     const cors = route.auth === 'key' || route.path === '/api/v1/health';
     app.on(route.method, route.path, async (event) => {
       const extra: Record<string, string> = cors ? { ...corsHeaders } : {};
+      noteRoute(event, route.path);
       try {
         const rc = await buildContext(cms, event, route, shared, extra);
+        noteCaller(event, rc.actor, rc.project);
         const out = await route.handle(rc);
         const res = out instanceof Response ? out : json(out);
         if (res.status === 304) {
@@ -118,6 +127,7 @@ export function createApp(cms: Cms, options: AppOptions = {}): H3 {
   }
 
   app.on('OPTIONS', '/api/v1/**', (event) => {
+    noteRoute(event, '/api/v1/**');
     if (event.url.pathname.startsWith('/api/v1/admin')) return new Response(null, { status: 204 });
     return new Response(null, {
       status: 204,

@@ -117,7 +117,10 @@ export function createResponseCache(cms: Cms, options: { enabled: boolean; maxBy
       const full = fullKey(projectId, key);
       const slot = lru.get(full);
       if (!slot) return undefined;
-      if (slot.gen === generation(projectId)) return slot.entry;
+      if (slot.gen === generation(projectId)) {
+        cms.metrics?.responseCache.inc({ result: 'hit' });
+        return slot.entry;
+      }
       lru.delete(full);
       return undefined;
     },
@@ -128,6 +131,7 @@ export function createResponseCache(cms: Cms, options: { enabled: boolean; maxBy
      */
     compute(projectId: string, key: string, make: () => Promise<CachedResponse>): Promise<CachedResponse> {
       if (!options.enabled) return make();
+      cms.metrics?.responseCache.inc({ result: 'miss' });
       const full = fullKey(projectId, key);
       const gen = generation(projectId);
       const under = running.get(full);

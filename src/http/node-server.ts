@@ -11,6 +11,7 @@ import { appRoutes, createApp, createAppShared, type AppOptions } from './app.js
 import { answerFromEntry, cacheKey, type AnswerTemplate, type CachedResponse } from './cache.js';
 import { matchesEtag } from './preconditions.js';
 import type { AppShared, RouteDef } from './route.js';
+import { noteFastAnswer, observeRequests } from './observe.js';
 
 export interface ServeOptions extends AppOptions {
   /** 0 asks for any free port; any other port that is taken is an error. */
@@ -22,6 +23,8 @@ export interface RunningServer {
   url: string;
   port: number;
   server: Server;
+  /** From now on /readyz answers 503 (load balancers stop sending requests); requests are still served. */
+  drain(): void;
   /** Stops accepting connections and resolves once in-flight requests have finished. */
   close(): Promise<void>;
 }
@@ -37,7 +40,7 @@ export async function startServer(cms: Cms, options: ServeOptions): Promise<Runn
   const shared = options.shared ?? createAppShared(cms);
   const app = createApp(cms, { ...options, shared });
   const logError = (message: string, e: unknown) => cms.log.error(message, { error: e instanceof Error ? e.stack ?? e.message : String(e) });
-  const handler = guardRequests(checkHost(createFastPath(shared, appRoutes(options), toNodeHandler(app))), logError);
+  const handler = observeRequests(cms, guardRequests(checkHost(createFastPath(shared, appRoutes(options), toNodeHandler(app))), logError));
   // Node's own answer to a missing Host has no body: checkHost gives it the API's error shape.
   const state = { closing: false };
   const server = createServer({ ServerResponse: responseClass(state), requireHostHeader: false }, handler);
@@ -52,7 +55,11 @@ export async function startServer(cms: Cms, options: ServeOptions): Promise<Runn
     url: `http://${shownHost(options.host)}:${port}`,
     port,
     server,
+    drain() {
+      shared.lifecycle.draining = true;
+    },
     async close() {
+      shared.lifecycle.draining = true;
       state.closing = true;
       await new Promise<void>((resolve) => {
         // Idle keep-alive sockets would hold close() open; busy ones finish their request first
@@ -245,7 +252,10 @@ const searchNeedsNormalising = /[#"'<>\u0000-\u0020\u007f-\uffff]/;
 function readRouter(routes: RouteDef[]) {
   const router = createRouter<RouteDef>();
   for (const route of routes) if (route.method === 'GET') addRoute(router, 'GET', route.path, route);
-  return (path: string): RouteDef['cachedRead'] => findRoute(router, 'GET', path)?.data.cachedRead;
+  return (path: string): RouteDef | undefined => {
+    const route = findRoute(router, 'GET', path)?.data;
+    return route?.cachedRead ? route : undefined;
+  };
 }
 
 /**
@@ -265,12 +275,12 @@ export function createFastPath(shared: AppShared, routes: RouteDef[], next: Node
     const path = q === -1 ? target : target.slice(0, q);
     if (!plainPath.test(path)) return next(req, res);
     const read = cachedReadOf(path);
-    if (!read) return next(req, res);
+    if (!read?.cachedRead) return next(req, res);
     const search = q === -1 ? '' : target.slice(q + 1);
     if (searchNeedsNormalising.test(search)) return next(req, res);
     let answered: boolean | Promise<boolean>;
     try {
-      answered = answerHit(shared, req, res, path, search, read.single);
+      answered = answerHit(shared, req, res, path, search, read.cachedRead.single, read.path);
     } catch {
       return next(req, res);
     }
@@ -281,7 +291,7 @@ export function createFastPath(shared: AppShared, routes: RouteDef[], next: Node
   };
 }
 
-function answerHit(shared: AppShared, req: IncomingMessage, res: ServerResponse, path: string, search: string, single: boolean): boolean | Promise<boolean> {
+function answerHit(shared: AppShared, req: IncomingMessage, res: ServerResponse, path: string, search: string, single: boolean, route: string): boolean | Promise<boolean> {
   const h = req.headers;
   // Previews are never cached; h3 answers them (and refuses bad preview keys).
   if (h['x-preview-key'] !== undefined) return false;
@@ -293,15 +303,16 @@ function answerHit(shared: AppShared, req: IncomingMessage, res: ServerResponse,
   const type = keyTypeOf(presented);
   if (type === null || type === 'preview' || (headerKey === null && type === 'secret')) return false;
   const actor = shared.authenticateKey(presented);
-  if (actor instanceof Promise) return actor.then((known) => answerAs(shared, req, res, path, query, single, known));
-  return answerAs(shared, req, res, path, query, single, actor);
+  if (actor instanceof Promise) return actor.then((known) => answerAs(shared, req, res, path, query, single, known, route));
+  return answerAs(shared, req, res, path, query, single, actor, route);
 }
 
-function answerAs(shared: AppShared, req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams, single: boolean, actor: KeyActor | null): boolean {
+function answerAs(shared: AppShared, req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams, single: boolean, actor: KeyActor | null, route: string): boolean {
   if (!actor || actor.type === 'preview') return false;
   const h = req.headers;
   const entry = shared.cache.get(actor.projectId, cacheKey(path, query, actor.type));
   if (!entry) return false;
+  noteFastAnswer(req, route, actor);
   const address = shared.clientAddress(req.socket.remoteAddress, header(h['x-forwarded-for']));
   const limits = shared.rateLimit.peek(rateLimitSubject(actor, address));
   const notModified = single && matchesEtag(header(h['if-none-match']), entry.etag);

@@ -67,6 +67,8 @@ export interface AppShared {
   /** The key authenticator; a key it looked up lately is answered at once (no promise). */
   authenticateKey: (presented: string) => KeyActor | null | Promise<KeyActor | null>;
   corsHeaders: Readonly<Record<string, string>>;
+  /** `draining` from the moment a stopping server should get no new requests: /readyz answers 503. */
+  lifecycle: { draining: boolean };
 }
 
 export interface RouteDef {

@@ -47,6 +47,8 @@ export interface WebhookDispatcherDeps {
   db: Db;
   clock: Clock;
   log: Logger;
+  /** Told the outcome of every recorded attempt (the engine's metrics count them). */
+  onOutcome?: (outcome: Outcome) => void;
 }
 
 export interface ClaimedDelivery {
@@ -364,7 +366,11 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps, options: We
             slotFreed.fire();
           };
           const p: Promise<void> = attempt(c, release)
-            .then((outcome) => { if (outcome) summary[outcome]++; })
+            .then((outcome) => {
+              if (!outcome) return;
+              summary[outcome]++;
+              deps.onOutcome?.(outcome);
+            })
             .catch((e: unknown) => log.error('webhook attempt could not be recorded; it is retried when its lease expires', {
               deliveryId: c.id, error: e instanceof Error ? e.message : String(e),
             }))

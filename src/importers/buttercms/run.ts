@@ -69,6 +69,11 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
   let stored: Stats = {};
   let phase = 'mapping';
   let mode = 'full';
+  /** A run that ends without an error: counted (GET /metrics) and logged. */
+  const ended = (outcome: 'completed' | 'paused') => {
+    cms.metrics?.migrationRuns.inc({ outcome });
+    cms.log.info(`migration ${ref.id} ${outcome}`, { project: ref.projectSlug, mode });
+  };
 
   const steps = createMigrationSteps({
     cms, migrationId: ref.id, runnerId, projectSlug: ref.projectSlug, signal, stats, onStored: (s) => { stored = s; },
@@ -163,6 +168,7 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
     ];
     if (mode === 'dry_run') {
       await steps.record({ status: 'completed', progress: { phase: 'done', done: 1, total: 1 }, report, logs: [...planLogs, { level: 'info', message: 'Dry run complete: nothing was written' }] });
+      ended('completed');
       return;
     }
     if (problems.length) {
@@ -180,6 +186,7 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
       const written = await steps.schema(schemaWrite(merge), { status: 'importing', report, progress: { phase: 'schema', done: 0, total: 1 }, logs: planLogs });
       await steps.record({ progress: { phase: 'schema', done: 1, total: 1 }, logs: [...schemaLogs(merge), ...localeWriteLogs(written)] });
       await steps.record({ status: 'completed', progress: { phase: 'done', done: 1, total: 1 }, logs: [{ level: 'info', message: 'Schema imported (schema only)' }] });
+      ended('completed');
       return;
     }
 
@@ -253,14 +260,20 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
     await analyzeImportedTables(cms.db).catch((e: unknown) => cms.log.warn(`migration ${ref.id}: ANALYZE after the import failed`, { error: String(e) }));
 
     await steps.record({ status: 'completed', progress: { phase: 'done', done: 1, total: 1 }, logs: [{ level: 'info', message: `Completed: ${describeStats({ ...stored, ...stats })}` }] });
+    ended('completed');
   } catch (e) {
-    if (e instanceof Paused) return;
+    if (e instanceof Paused) {
+      ended('paused');
+      return;
+    }
     if (isCmsError(e) && e.code === 'MIGRATION_STATE') {
       // Settled as failed elsewhere (runner taken for dead), or deleted: nothing more to write.
       cms.log.warn(`migration ${ref.id}: no longer run by this process`, { error: e.message });
       return;
     }
     const { message, data } = describeFailure(e, signal, phase, mode);
+    cms.metrics?.migrationRuns.inc({ outcome: 'failed' });
+    cms.log.warn(`migration ${ref.id} failed`, { project: ref.projectSlug, mode, phase });
     if (!(e instanceof ImportFailure) && !(e instanceof SourceRequestError) && !isCmsError(e)) {
       cms.log.error(`migration ${ref.id} failed`, { error: e instanceof Error ? e.stack ?? e.message : String(e) });
     }

@@ -1,0 +1,69 @@
+import { constants } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import { appliedQuery, shippedDatabaseMigrations } from './db/client.js';
+import { rowsOf } from './lib/rows.js';
+import type { Cms } from './runtime.js';
+
+/**
+ * What `GET /readyz` checks (docs/operating.md): the database answers, every shipped schema
+ * migration is applied, and media storage can be written (the data folder, today).
+ */
+export interface Check {
+  ok: boolean;
+  reason?: string;
+}
+
+/** Each check is bounded in time: a database that hangs makes the server not ready, never a hung probe. */
+const checkTimeoutMs = 3000;
+
+export async function readinessChecks(cms: Cms): Promise<Record<string, Check>> {
+  const [database, migrations, storage] = await Promise.all([
+    check(async () => { await cms.db.execute(sql`select 1`); }),
+    check(async () => {
+      const row = rowsOf<{ n: string | number; m: string | number | null }>(await cms.db.execute(sql.raw(appliedQuery)))[0];
+      const shipped = shippedDatabaseMigrations();
+      const applied = Number(row?.n ?? 0);
+      if (applied < shipped.count || Number(row?.m ?? 0) < shipped.last) {
+        throw new Error(`${shipped.count - applied} database migration(s) not applied yet`);
+      }
+    }),
+    check(() => writableFolder(join(cms.config.dataDir, 'media'))),
+  ]);
+  return { database, migrations, storage };
+}
+
+async function check(run: () => Promise<void>): Promise<Check> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${checkTimeoutMs} ms`)), checkTimeoutMs);
+  });
+  try {
+    await Promise.race([run(), timeout]);
+    return { ok: true };
+  } catch (e) {
+    return { ok: false, reason: e instanceof Error ? e.message : String(e) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Media files live in the data folder today (the disk store makes the project folders on first
+ * write): the folder, or the nearest one above it that exists, must be writable by this process.
+ */
+async function writableFolder(folder: string): Promise<void> {
+  let at = folder;
+  for (;;) {
+    const found = await stat(at).then((s) => s, () => null);
+    if (found) {
+      if (!found.isDirectory()) throw new Error(`${at} is not a folder`);
+      await access(at, constants.W_OK | constants.X_OK).catch(() => { throw new Error(`the media folder ${at} is not writable`); });
+      return;
+    }
+    const up = dirname(at);
+    if (up === at) throw new Error(`no folder of ${folder} exists`);
+    at = up;
+  }
+}
