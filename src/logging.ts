@@ -6,7 +6,7 @@ export interface LoggerOptions {
   level: LogLevel;
   /** Human-readable lines (pino-pretty) instead of JSON: `cms serve` asks for them on a terminal. */
   pretty?: boolean;
-  /** Where lines go; standard output by default. */
+  /** Where lines go; standard error by default. */
   destination?: DestinationStream;
 }
 
@@ -21,7 +21,7 @@ const secretMembers = ['authorization', 'cookie', 'password', 'apiKey', 'api_key
  * `time`, `msg` and the entry's data), or pretty lines on a terminal. `cms serve` makes one
  * and hands it to the engine; the Local API's default stays silent.
  */
-export async function createLogger(options: LoggerOptions): Promise<Logger> {
+export async function createLogger(options: LoggerOptions): Promise<Logger & { flush(): void }> {
   const settings = {
     level: options.level,
     base: { pid: process.pid },
@@ -35,15 +35,21 @@ export async function createLogger(options: LoggerOptions): Promise<Logger> {
     const { default: pretty } = await import('pino-pretty');
     // A request reads as one line on a terminal: `request GET /api/v1/pages/:slug 200 3.1 ms <id>`.
     destination = pretty({
-      colorize: true, sync: true, destination: 1, translateTime: 'SYS:HH:MM:ss.l',
+      colorize: true, sync: true, destination: 2, translateTime: 'SYS:HH:MM:ss.l',
       ignore: 'pid,hostname,method,route,status,durationMs,requestId',
       messageFormat: (line, messageKey) => line[messageKey] === 'request'
         ? `request ${String(line.method)} ${String(line.route)} ${String(line.status)} ${String(line.durationMs)} ms ${String(line.requestId)}`
         : String(line[messageKey]),
     });
   }
-  const out = pino(settings, destination ?? pino.destination({ dest: 1, sync: true }));
+  // Standard error, so standard output keeps only what the command prints (the URL line, or the
+  // one JSON document of --json). Written without blocking: a reader that stops reading cannot
+  // stall the server; past 16 MB waiting to be written, lines are dropped rather than held.
+  const fallback = destination ? null : pino.destination({ dest: 2, sync: false, maxLength: 16 * 1024 * 1024 });
+  const out = pino(settings, destination ?? fallback ?? undefined);
   return {
+    /** Writes what is waiting (at shutdown); a reader that is gone loses it. */
+    flush: () => { try { fallback?.flushSync(); } catch { /* the reader is gone or full: nothing to do */ } },
     info: (message, data) => out.info(data ?? {}, message),
     warn: (message, data) => out.warn(data ?? {}, message),
     error: (message, data) => out.error(data ?? {}, message),

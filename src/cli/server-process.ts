@@ -36,10 +36,12 @@ export async function serve(config: CmsConfig, io: Io, globals: GlobalOptions): 
     wake?.();
   };
   for (const s of stopSignals) process.on(s, stop);
+  let flushLog = (): void => {};
   try {
-    // Log lines (requests, jobs, warnings) go to standard output: JSON, or pretty on a terminal
-    // (docs/operating.md). The lines below written to io are for the person who started it.
-    const log = await createLogger({ level: config.logLevel, pretty: process.stdout.isTTY === true });
+    // Log lines (requests, jobs, warnings) go to standard error: JSON, or pretty on a terminal
+    // (docs/operating.md). Standard output is the command's own: the URL line, or --json's document.
+    const log = await createLogger({ level: config.logLevel, pretty: process.stderr.isTTY === true });
+    flushLog = log.flush;
     const cms = await createCms(config, { log });
     cleanup.push(() => cms.close());
     const token = randomToken(32);
@@ -70,6 +72,8 @@ export async function serve(config: CmsConfig, io: Io, globals: GlobalOptions): 
     for (const fn of cleanup.reverse()) {
       try { await fn(); } catch (e) { io.stderr.write(`shutdown: ${errorMessage(e)}\n`); }
     }
+    // The last log lines (the shutdown's own) are written before the process ends.
+    flushLog();
     release?.();
     for (const s of stopSignals) process.off(s, stop);
   }

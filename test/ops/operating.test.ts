@@ -140,9 +140,9 @@ describe(`operating cms serve (${testDriver})`, { timeout: cliTimeout }, () => {
       stopped = await exited;
       expect(stopped.code, stopped.stderr).toBe(0);
 
-      const [first, ...rest] = stopped.stdout.trim().split('\n');
-      expect(first).toBe(`cms serving project "default" at ${server.url}`);
-      const lines = rest.map((l) => JSON.parse(l));
+      // Standard output holds the command's own line; the log lines are on standard error.
+      expect(stopped.stdout).toBe(`cms serving project "default" at ${server.url}\n`);
+      const lines = stopped.stderr.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
       const requests = lines.filter((l) => l.msg === 'request');
       expect(requests.length).toBeGreaterThanOrEqual(10);
       for (const line of requests) {
@@ -154,7 +154,7 @@ describe(`operating cms serve (${testDriver})`, { timeout: cliTimeout }, () => {
       expect(requests.find((l) => l.route === '/api/v1/pages' && l.status === 200)).toMatchObject({ keyId: expect.any(String), projectId: expect.stringMatching(uuid) });
       expect(requests.find((l) => l.route === '/api/v1/pages/:slug')).toMatchObject({ status: 404 });
       for (const secret of [publicKey, password, 'not-a-real-session-cookie', 'some-bearer-secret', session!, token, 'secret-slug-123']) {
-        expect(stopped.stdout).not.toContain(secret);
+        expect(stopped.stdout + stopped.stderr).not.toContain(secret);
       }
     });
   });
@@ -169,6 +169,7 @@ describe(`operating cms serve (${testDriver})`, { timeout: cliTimeout }, () => {
       const stopped = await server.stop();
       expect(stopped.code, stopped.stderr).toBe(0);
       expect(stopped.stdout).toBe(`cms serving project "default" at ${server.url}\n`);
+      expect(stopped.stderr).not.toMatch(/^\{/m);
     });
   });
 });

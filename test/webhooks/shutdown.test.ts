@@ -72,7 +72,7 @@ describe('cms serve stopping with a webhook backlog', { timeout: cliTimeout }, (
     // Before the fix it waited for every attempt to time out (30 s each, 16 at a time).
     expect(tookMs).toBeLessThan(graceMs + 8_000);
     // The server's log lines are JSON on standard output (docs/operating.md).
-    expect(stdout).toMatch(/"level":"warn".*cut short/);
+    expect(stderr).toMatch(/"level":"warn".*cut short/);
 
     const rows = await deliveries();
     expect(rows).toHaveLength(backlog);
