@@ -2,6 +2,7 @@ import type { LocaleValues } from '../../db/schema/index.js';
 import { CmsError } from '../errors.js';
 import { hasLocale, isMultilingual, type ProjectLocales } from '../locales/model.js';
 import type { SchemaField } from '../schema/index.js';
+import { canonicalJson } from '../../lib/canonical-json.js';
 
 /**
  * The write side of localization: which locale a write is in, how a locale's values are merged,
@@ -41,15 +42,6 @@ export function withLocaleValues(others: LocaleValues, code: string, values: Rec
   return out;
 }
 
-/** Stable JSON (object keys sorted), to tell whether two values differ. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
 
 const pick = (values: Record<string, unknown>, names: ReadonlySet<string>, keep: boolean): Record<string, unknown> =>
   Object.fromEntries(Object.entries(values).filter(([k]) => names.has(k) === keep));
@@ -72,14 +64,14 @@ export interface LocaleState {
 export function changedLocales(pl: ProjectLocales, before: LocaleState, after: LocaleState, localized: ReadonlySet<string>, fallback: string[]): string[] {
   const all = everyLocaleCode(pl);
   if (before.name !== after.name || before.slug !== after.slug
-    || canonical(pick(before.content, localized, false)) !== canonical(pick(after.content, localized, false))) return all;
+    || canonicalJson(pick(before.content, localized, false)) !== canonicalJson(pick(after.content, localized, false))) return all;
   const changed = all.filter((code) => {
     if (code === pl.defaultLocale) {
-      return canonical(pick(before.content, localized, true)) !== canonical(pick(after.content, localized, true))
-        || canonical(before.seo) !== canonical(after.seo);
+      return canonicalJson(pick(before.content, localized, true)) !== canonicalJson(pick(after.content, localized, true))
+        || canonicalJson(before.seo) !== canonicalJson(after.seo);
     }
-    return canonical(before.others[code] ?? {}) !== canonical(after.others[code] ?? {})
-      || canonical(before.seoOthers[code] ?? {}) !== canonical(after.seoOthers[code] ?? {});
+    return canonicalJson(before.others[code] ?? {}) !== canonicalJson(after.others[code] ?? {})
+      || canonicalJson(before.seoOthers[code] ?? {}) !== canonicalJson(after.seoOthers[code] ?? {});
   });
   return changed.length ? changed : fallback;
 }

@@ -7,6 +7,7 @@ import { defineOperation } from '../operation.js';
 import type { StoredFields } from '../../db/schema/index.js';
 import { checkSchemaSet, storedFields, validateTypeDefinition, type TypeDefinition } from '../schema/index.js';
 import { dropLocaleValuesOf, localizationFlips, planLocalization, type LocalizationChange } from './localization.js';
+import { canonicalJson } from '../../lib/canonical-json.js';
 
 export const typeKinds = ['pageTypes', 'collections', 'components'] as const;
 export type TypeKind = (typeof typeKinds)[number];
@@ -100,21 +101,12 @@ async function contentCount(db: Db, projectId: string, kind: TypeKind, slugs: st
   return out;
 }
 
-/** JSON with object keys sorted: JSONB stores keys in its own order, so compare by content. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
 
 function describeChanges(before: TypeDefinition, after: TypeDefinition): string[] {
   const changes: string[] = [];
   if (before.name !== after.name) changes.push(`name: ${before.name} → ${after.name}`);
-  const b = new Map(before.fields.map((f) => [f.name, canonical(f)]));
-  const a = new Map(after.fields.map((f) => [f.name, canonical(f)]));
+  const b = new Map(before.fields.map((f) => [f.name, canonicalJson(f)]));
+  const a = new Map(after.fields.map((f) => [f.name, canonicalJson(f)]));
   for (const [name, def] of a) {
     if (!b.has(name)) changes.push(`+ field ${name}`);
     else if (b.get(name) !== def) changes.push(`~ field ${name}`);
