@@ -130,7 +130,6 @@ export const consoleLogger: Logger = {
   error: (m, d) => console.error(`[cms] error: ${m}`, d ?? ''),
 };
 
-
 export { inMemoryDatabaseUrl };
 
 const contentChannel = 'cms_content_changed';
