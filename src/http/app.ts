@@ -140,7 +140,10 @@ export function createApp(cms: Cms, options: AppOptions = {}): H3 {
     });
   });
   // The admin web app: static files, never through the route table (no session, no project).
-  const admin = (event: H3Event) => serveAdmin(event.url.pathname, options.adminDir, event.req.method === 'HEAD');
+  const admin = (event: H3Event) => {
+    noteRoute(event, '/admin/**');
+    return serveAdmin(event.url.pathname, options.adminDir, event.req.method === 'HEAD');
+  };
   app.get('/admin', admin);
   app.get('/admin/**', admin);
   app.on('HEAD', '/admin', admin);

@@ -343,6 +343,8 @@ describe('the admin app in a browser', () => {
   it('is operable by keyboard: Tab reaches the sign-in fields and Enter signs in', async () => {
     const { context, page } = await newPage();
     await page.goto(`${h.http.url}/admin/login`);
+    // The form appears once the app has asked whether a session exists.
+    await page.locator('#email').waitFor({ state: 'visible' });
     await page.keyboard.press('Tab');
     expect(await page.locator(':focus').getAttribute('id')).toBe('email');
     await page.keyboard.type(editorEmail);

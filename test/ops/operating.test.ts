@@ -86,6 +86,7 @@ describe(`operating cms serve (${testDriver})`, { timeout: cliTimeout }, () => {
         const list = await fetch(`${server.url}/api/v1/pages`, { headers: { 'x-api-key': publicKey } });
         expect(list.status).toBe(200);
       }
+      expect((await fetch(`${server.url}/admin/p/default/pages`)).status).toBe(200);
       const missing = await fetch(`${server.url}/api/v1/pages/secret-slug-123`, { headers: { 'x-api-key': publicKey } });
       expect(missing.status).toBe(404);
 
@@ -153,6 +154,8 @@ describe(`operating cms serve (${testDriver})`, { timeout: cliTimeout }, () => {
       expect(requests.find((l) => l.requestId === 'admin-list-1')).toMatchObject({ route: '/api/v1/admin/pages', status: 200, userId: expect.stringMatching(uuid), project: 'default' });
       expect(requests.find((l) => l.route === '/api/v1/pages' && l.status === 200)).toMatchObject({ keyId: expect.any(String), projectId: expect.stringMatching(uuid) });
       expect(requests.find((l) => l.route === '/api/v1/pages/:slug')).toMatchObject({ status: 404 });
+      expect(requests.find((l) => l.route === '/admin/**')).toMatchObject({ method: 'GET', status: 200 });
+      expect(requests.some((l) => String(l.route).includes('/p/default'))).toBe(false);
       for (const secret of [publicKey, password, 'not-a-real-session-cookie', 'some-bearer-secret', session!, token, 'secret-slug-123']) {
         expect(stopped.stdout + stopped.stderr).not.toContain(secret);
       }
