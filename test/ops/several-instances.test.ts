@@ -43,7 +43,7 @@ if (testDriver === 'postgres') {
     const login = (server: Server, email: string, pw: string) => fetch(`${server.url}/api/v1/admin/auth/login`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: pw }),
     });
-    const admin = async (server: Server, method: string, path: string, body?: unknown) => {
+    const admin = async (server: Server, method: string, path: string, body: unknown = method === 'GET' ? undefined : {}) => {
       const res = await fetch(`${server.url}${path}`, {
         method,
         headers: { cookie: `cms_session=${session}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -69,6 +69,7 @@ if (testDriver === 'postgres') {
       butter = await startFakeButter();
       const init = await runCli(['init', 'site', '--yes'], { cwd: root, env, timeoutMs: cliTimeout });
       expect(init.code, init.stderr).toBe(0);
+      await cli(['schema', 'push']);
       await cli(['users', 'create', '--email', 'owner@example.com', '--role', 'owner'], { CMS_PASSWORD: password });
       await cli(['users', 'create', '--email', 'victim@example.com', '--role', 'editor'], { CMS_PASSWORD: password });
       publicKey = (await cli(['keys', 'create', '--type', 'public', '--json'])).json().data.key;
