@@ -17,7 +17,8 @@ type Server = Awaited<ReturnType<typeof startCliServer>>;
 /**
  * Two `cms serve` processes on one PostgreSQL database, as behind a load balancer
  * (docs/operating.md, "Several instances"). Only PostgreSQL can be shared by several processes:
- * on the embedded database this suite is not defined at all (not applicable, not skipped).
+ * on the embedded database the suite below is not defined (not applicable, not skipped); what is
+ * tested there instead is that a second server on the same data folder is refused.
  */
 if (testDriver === 'postgres') {
   describe('two cms serve processes on one PostgreSQL database', { timeout: cliTimeout }, () => {
@@ -202,6 +203,22 @@ if (testDriver === 'postgres') {
       const stopped = await b.stop();
       bStopped = true;
       expect(stopped.stderr).toMatch(/"level":"warn"[^\n]*LISTEN connection reconnected/);
+    });
+  });
+} else {
+  describe('several cms serve processes on the embedded database (one process only)', { timeout: cliTimeout }, () => {
+    it('refuses a second server on the same data folder, naming the running one', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'cms-instances-'));
+      const env = { DATABASE_URL: undefined, CMS_DATA_DIR: undefined, CMS_PROJECT: undefined, PORT: undefined, HOST: undefined };
+      const first = await startCliServer([], { cwd: dir, env });
+      try {
+        const second = await runCli(['serve', '--port', '0'], { cwd: dir, env, timeoutMs: cliTimeout });
+        expect(second.code).toBe(1);
+        expect(second.stderr).toContain(`SERVER_BUSY: cms serve is already running on ${join(dir, '.cms')} (pid ${first.pid}, ${first.url})`);
+      } finally {
+        await first.stop();
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
   });
 }
