@@ -205,6 +205,15 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
     const offContent = await handle.listen(contentChannel, (payload) => {
       const [projectId = '', from] = payload.split(' ');
       if (from !== instance) contentChanged(projectId);
+    }, () => {
+      // Notices sent while the connection was down are lost: drop everything kept, in every project.
+      log.warn('LISTEN connection reconnected; dropping every cached answer');
+      db.select({ id: projects.id }).from(projects).then((rows) => {
+        for (const { id } of rows) {
+          contentChanged(id);
+          events.emit('keys-changed', id);
+        }
+      }, (e: unknown) => log.warn('could not list the projects after the LISTEN reconnect', { error: String(e) }));
     });
     const offKeys = await handle.listen(keysChannel, (projectId) => events.emit('keys-changed', projectId));
     unlisten = async () => { await offContent(); await offKeys(); };

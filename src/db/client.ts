@@ -46,8 +46,12 @@ export const appliedQuery = 'select count(*) as n, max(created_at) as m from dri
 export interface DbHandle {
   db: Db;
   driver: 'pglite' | 'postgres';
-  /** Subscribes to a NOTIFY channel; returns the unsubscribe function. */
-  listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Subscribes to a NOTIFY channel; returns the unsubscribe function. `onReconnect` is called each
+   * time the listening connection was lost and listens again (PostgreSQL; notices sent meanwhile
+   * are lost). PGlite runs in this process and has no connection to lose.
+   */
+  listen(channel: string, onMessage: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>>;
   /** Applies the shipped database migrations (schema upgrades); safe when several processes open one database at once. */
   migrateDatabase(): Promise<void>;
   close(): Promise<void>;
@@ -76,8 +80,13 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
     return {
       db,
       driver: 'postgres',
-      async listen(channel, onMessage) {
-        const sub = await client.listen(channel, onMessage);
+      async listen(channel, onMessage, onReconnect) {
+        // postgres.js calls back on every LISTEN it runs: the first one, then one per reconnect.
+        let listening = false;
+        const sub = await client.listen(channel, onMessage, () => {
+          if (listening) onReconnect?.();
+          listening = true;
+        });
         return async () => { await sub.unlisten(); };
       },
       async migrateDatabase() {

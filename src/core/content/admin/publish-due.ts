@@ -23,13 +23,16 @@ export const publishDue = defineOperation({
   access: { role: null },
   write: true,
   async run(ctx) {
+    // Several servers on one database run this at the same moment: each takes the due rows no
+    // other pass holds (locked until this transaction ends, when they are published and no
+    // longer due), so each entry is published exactly once.
     const now = ctx.clock.now();
     const duePages = await ctx.db.select({ id: pages.id, slug: pages.slug }).from(pages)
       .where(and(eq(pages.projectId, ctx.project.id), isNull(pages.deletedAt), isNotNull(pages.publishAt), lte(pages.publishAt, now)))
-      .orderBy(asc(pages.publishAt)).limit(batchSize);
+      .orderBy(asc(pages.publishAt)).limit(batchSize).for('update', { skipLocked: true });
     const dueItems = await ctx.db.select({ id: collectionItems.id, slug: collectionItems.slug }).from(collectionItems)
       .where(and(eq(collectionItems.projectId, ctx.project.id), isNull(collectionItems.deletedAt), isNotNull(collectionItems.publishAt), lte(collectionItems.publishAt, now)))
-      .orderBy(asc(collectionItems.publishAt)).limit(batchSize);
+      .orderBy(asc(collectionItems.publishAt)).limit(batchSize).for('update', { skipLocked: true });
     const due: DueEntry[] = [
       ...duePages.map((r) => ({ kind: 'page' as const, ...r })),
       ...dueItems.map((r) => ({ kind: 'item' as const, ...r })),
