@@ -140,9 +140,16 @@ describe(`cms schema push: the plan, and a question on a terminal (${testDriver}
     expect(json.code, json.output).toBe(0);
     expect(JSON.parse(json.output).data.update[0].fields.removed).toEqual([{ field: 'weight', entriesWithValues: 0 }]);
 
-    rmSync(productsFile());
+    const notesFile = join(dir, 'schemas', 'collections', 'notes.json');
+    writeFileSync(notesFile, JSON.stringify({ slug: 'notes', name: 'Notes', fields: [{ name: 'text', label: 'Text', type: 'text' }] }));
+    expect((await cli(['schema', 'push'])).code).toBe(0);
+    for (const slug of ['one', 'two']) {
+      const r = await cli(['items', 'create', '--collection', 'notes', '--name', slug, '--slug', slug]);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    rmSync(notesFile);
     const diff = await cli(['schema', 'diff']);
-    expect(diff.stdout).toContain('- collections/products (2 entries)');
+    expect(diff.stdout, diff.stderr).toBe('- collections/notes (2 entries)\n1 change to apply; 4 unchanged.\n');
     const blocked = await onTerminal(['schema', 'push', '--yes']);
     expect(blocked.asked).toBe(false);
     expect(blocked.code).toBe(1);
@@ -150,7 +157,7 @@ describe(`cms schema push: the plan, and a question on a terminal (${testDriver}
     const forced = await onTerminal(['schema', 'push', '--yes', '--force']);
     expect(forced.asked, forced.output).toBe(false);
     expect(forced.code, forced.output).toBe(0);
-    expect(forced.output).toContain('- collections/products (2 entries)');
+    expect(forced.output).toContain('- collections/notes (2 entries)');
     expect((await cli(['schema', 'diff'])).stdout).toBe('Schema is up to date.\n');
   });
 });
