@@ -10,7 +10,6 @@ import { createTestDatabase, testDriver } from '../helpers/db.js';
 const cliTimeout = 180_000;
 const cleanEnv: NodeJS.ProcessEnv = { CMS_DATA_DIR: undefined, CMS_PROJECT: undefined, CMS_PASSWORD: undefined, CMS_BASE_URL: undefined, PORT: undefined, HOST: undefined };
 
-// eslint-disable-next-line no-control-regex
 const plain = (s: string) => s.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
