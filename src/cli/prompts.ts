@@ -73,3 +73,9 @@ export async function askInit(defaults: InitAnswers): Promise<InitAnswers | null
   p.outro('Writing the project');
   return { project: String(project), starter };
 }
+
+/** `cms schema push` on a terminal, before a change that drops content: true to apply. */
+export async function confirmApply(): Promise<boolean> {
+  const answer = await p.confirm({ message: 'Apply? (y/N)', initialValue: false });
+  return answer === true;
+}

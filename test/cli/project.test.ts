@@ -191,9 +191,11 @@ describe('cms in a project folder', { timeout: cliTimeout }, () => {
     const diff = await cli(['schema', 'diff']);
     const pushed = await cli(['schema', 'push', '--json']);
     expect(diff.code, diff.stderr).toBe(0);
-    expect(diff.stdout.trim().split('\n')).toEqual(['~ collections/products: + field weight', '1 change to apply; 3 unchanged.']);
+    expect(diff.stdout.trim().split('\n')).toEqual(['~ collections/products', '    + field weight', '1 change to apply; 3 unchanged.']);
     expect(pushed.code, pushed.stderr).toBe(0);
-    expect(pushed.json().data.update).toEqual([{ kind: 'collections', slug: 'products', changes: ['+ field weight'] }]);
+    expect(pushed.json().data.update).toEqual([{
+      kind: 'collections', slug: 'products', changes: ['+ field weight'], fields: { added: ['weight'], changed: [], removed: [] },
+    }]);
   });
 
   it('schema pull writes the database schemas back as files', async () => {

@@ -1,23 +1,29 @@
 import type { Command } from 'commander';
 import { relative } from 'node:path';
 import { action, type ProgramState } from '../command-kit.js';
-import { printResult, table, UsageError } from '../output.js';
+import { exitCodes, printResult, table, UsageError } from '../output.js';
 import type { Io } from '../io.js';
 import { choices, oneOf } from '../choices.js';
 import { parseFieldSpec, titleCase } from '../field-specs.js';
+import type { SchemaPlan } from '../../core/types/operations.js';
 
-type Plan = {
-  create: Array<{ kind: string; slug: string }>;
-  update: Array<{ kind: string; slug: string; changes: string[] }>;
-  delete: Array<{ kind: string; slug: string; contentCount: number }>;
-  unchanged: Array<{ kind: string; slug: string }>;
-  localization?: Array<{ kind: string; slug: string; field: string; direction: 'localized' | 'shared'; entriesLosingValues: number }>;
-};
+const entries = (n: number, verb: string, verbs: string) => `${n} entr${n === 1 ? `y ${verb}` : `ies ${verbs}`}`;
 
-const describePlan = (plan: Plan, applied: boolean): string => {
+/** The plan as text: each type added (+), changed (~, field by field) or removed (-), with the entries a removal touches. */
+const describePlan = (plan: SchemaPlan, applied: boolean): string => {
   const lines: string[] = [];
   for (const c of plan.create) lines.push(`+ ${c.kind}/${c.slug}`);
-  for (const u of plan.update) lines.push(`~ ${u.kind}/${u.slug}: ${u.changes.join(', ')}`);
+  for (const u of plan.update) {
+    lines.push(`~ ${u.kind}/${u.slug}`);
+    for (const change of u.changes) if (!/^[+~-] field /.test(change)) lines.push(`    ${change}`);
+    for (const f of u.fields.added) lines.push(`    + field ${f}`);
+    for (const f of u.fields.changed) {
+      lines.push(`    ~ field ${f.field}: ${f.changes.join(', ')}${f.entriesWithValues ? ` (${entries(f.entriesWithValues, 'holds a value', 'hold a value')})` : ''}`);
+    }
+    for (const f of u.fields.removed) {
+      lines.push(`    - field ${f.field}${f.entriesWithValues ? ` (${entries(f.entriesWithValues, 'loses its value', 'lose their value')})` : ''}`);
+    }
+  }
   for (const d of plan.delete) lines.push(`- ${d.kind}/${d.slug}${d.contentCount ? ` (${d.contentCount} entries)` : ''}`);
   for (const l of plan.localization ?? []) {
     lines.push(l.direction === 'localized'
@@ -25,9 +31,13 @@ const describePlan = (plan: Plan, applied: boolean): string => {
       : `  ${l.kind}/${l.slug}: field ${l.field} becomes shared (the default locale's value stays; ` +
         `${l.entriesLosingValues} entr${l.entriesLosingValues === 1 ? 'y loses' : 'ies lose'} other locales' values)`);
   }
-  const n = plan.create.length + plan.update.length + plan.delete.length;
-  lines.push(n === 0 ? 'Schema is up to date.' : `${n} change${n === 1 ? '' : 's'}${applied ? ' applied' : ' to apply'}; ${plan.unchanged.length} unchanged.`);
+  lines.push(summary(plan, applied));
   return lines.join('\n');
+};
+
+const summary = (plan: SchemaPlan, applied: boolean): string => {
+  const n = plan.create.length + plan.update.length + plan.delete.length;
+  return n === 0 ? 'Schema is up to date.' : `${n} change${n === 1 ? '' : 's'}${applied ? ' applied' : ' to apply'}; ${plan.unchanged.length} unchanged.`;
 };
 
 const kindArg: Record<string, 'pageTypes' | 'collections' | 'components'> = {
@@ -55,13 +65,32 @@ export function registerSchema(program: Command, state: ProgramState): void {
   schema.command('push')
     .description('validate every schema file and apply them to the database')
     .option('--force', 'also delete types that have content when their file is gone')
-    .action(action(state, async (g, opts: { force?: boolean }) => {
+    .option('--yes', 'ask nothing: apply even what drops content (what scripts and CI do anyway: they have no terminal)')
+    .action(action(state, async (g, opts: { force?: boolean; yes?: boolean }) => {
+      const interactive = !opts.yes && !g.json && io.stdinIsTTY && io.stdout.isTTY;
       const { withEngine } = await import('../engine.js');
+      let shown = false;
       const data = await withEngine(g, io, async (e) => {
         const docs = await readDocuments(io, e.config.schemasDir);
+        if (interactive) {
+          // On a terminal: the plan first, and a question before anything that drops content.
+          const plan = await e.run('schema.diff', docs);
+          const blocked = !opts.force && plan.delete.some((d) => d.contentCount > 0);
+          if (plan.destructive && !blocked) {
+            io.stdout.write(`${describePlan(plan, false)}\n`);
+            shown = true;
+            const { confirmApply } = await import('../prompts.js');
+            if (!(await confirmApply())) return null;
+          }
+        }
         return e.run('schema.push', { ...docs, force: !!opts.force });
       });
-      printResult(io, g, data, (plan) => describePlan(plan, true));
+      if (data === null) {
+        io.stderr.write('Nothing was changed.\n');
+        state.exitCode = exitCodes.failed;
+        return;
+      }
+      printResult(io, g, data, (plan) => (shown ? summary(plan, true) : describePlan(plan, true)));
     }));
 
   schema.command('diff')

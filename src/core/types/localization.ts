@@ -63,6 +63,18 @@ export async function entriesWithLocaleValues(db: Db, projectId: string, kind: '
   return row?.n ?? 0;
 }
 
+/** How many live entries of a type hold a value of a field, in any locale, draft or published (what removing it touches). */
+export async function entriesWithValues(db: Db, projectId: string, kind: 'pageTypes' | 'collections', slug: string, field: string): Promise<number> {
+  const id = await typeId(db, projectId, kind, slug);
+  if (!id) return 0;
+  const { table, typeColumn } = target(kind);
+  const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(table)
+    .where(and(sql`${typeColumn} = ${id}`, isNull(table.deletedAt),
+      or(sql`${table.draftContent} ? ${field}::text`, sql`coalesce(${table.publishedContent}, '{}'::jsonb) ? ${field}::text`,
+        holds(sql`${table.draftLocales}`, field), holds(sql`${table.publishedLocales}`, field))));
+  return row?.n ?? 0;
+}
+
 /** Carries out a field becoming shared: the other locales' values of it go, in every entry of the type. */
 export async function dropLocaleValuesOf(db: Db, projectId: string, kind: 'pageTypes' | 'collections', slug: string, field: string): Promise<void> {
   const id = await typeId(db, projectId, kind, slug);

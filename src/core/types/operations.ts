@@ -6,7 +6,7 @@ import { CmsError, type Issue } from '../errors.js';
 import { defineOperation } from '../operation.js';
 import type { StoredFields } from '../../db/schema/index.js';
 import { checkSchemaSet, storedFields, validateTypeDefinition, type TypeDefinition } from '../schema/index.js';
-import { dropLocaleValuesOf, localizationFlips, planLocalization, type LocalizationChange } from './localization.js';
+import { dropLocaleValuesOf, entriesWithValues, localizationFlips, planLocalization, type LocalizationChange } from './localization.js';
 import { canonicalJson } from '../../lib/canonical-json.js';
 
 export const typeKinds = ['pageTypes', 'collections', 'components'] as const;
@@ -72,9 +72,24 @@ const schemaFailed = (issues: SchemaIssue[]) => new CmsError(
   issues,
 );
 
+/** One field's change in a type that stays: what changed (`type: text → number`, `required: false → true`, `options`). */
+export interface FieldChange {
+  field: string;
+  changes: string[];
+  /** Entries holding a value of the field, present when its type changes (those values may no longer fit). */
+  entriesWithValues?: number;
+}
+
+/** The fields of a type that stays, added, changed and removed; removals with the entries that hold a value. */
+export interface FieldPlan {
+  added: string[];
+  changed: FieldChange[];
+  removed: Array<{ field: string; entriesWithValues: number }>;
+}
+
 export interface SchemaPlan {
   create: Array<{ kind: TypeKind; slug: string }>;
-  update: Array<{ kind: TypeKind; slug: string; changes: string[] }>;
+  update: Array<{ kind: TypeKind; slug: string; changes: string[]; fields: FieldPlan }>;
   delete: Array<{ kind: TypeKind; slug: string; contentCount: number }>;
   unchanged: Array<{ kind: TypeKind; slug: string }>;
   /**
@@ -82,6 +97,11 @@ export interface SchemaPlan {
    * (present only when some field changes so: a plan without one reads as before).
    */
   localization?: LocalizationChange[];
+  /**
+   * Whether applying drops content: a type removed, a field removed or changing type while entries
+   * hold values of it, a field becoming shared while entries hold other locales' values of it.
+   */
+  destructive: boolean;
 }
 
 async function contentCount(db: Db, projectId: string, kind: TypeKind, slugs: string[]): Promise<Map<string, number>> {
@@ -118,9 +138,40 @@ function describeChanges(before: TypeDefinition, after: TypeDefinition): string[
   return changes;
 }
 
+const scalar = (v: unknown): string | null =>
+  v === undefined ? 'none' : typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : null;
+
+/** What differs between two definitions of one field, key by key. */
+function fieldDifferences(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const key of [...new Set([...Object.keys(before), ...Object.keys(after)])].sort()) {
+    if (key === 'name' || canonicalJson(before[key]) === canonicalJson(after[key])) continue;
+    const a = scalar(before[key]);
+    const b = scalar(after[key]);
+    out.push(a !== null && b !== null ? `${key}: ${a} → ${b}` : key);
+  }
+  return out;
+}
+
+async function planFields(db: Db, projectId: string, kind: TypeKind, before: TypeDefinition, after: TypeDefinition): Promise<FieldPlan> {
+  const had = new Map(before.fields.map((f) => [f.name, f]));
+  const has = new Set(after.fields.map((f) => f.name));
+  const counted = async (field: string) => kind === 'components' ? 0 : entriesWithValues(db, projectId, kind, before.slug, field);
+  const plan: FieldPlan = { added: [], changed: [], removed: [] };
+  for (const f of after.fields) {
+    const old = had.get(f.name);
+    if (!old) { plan.added.push(f.name); continue; }
+    const changes = fieldDifferences({ ...old }, { ...f });
+    if (changes.length === 0) continue;
+    plan.changed.push({ field: f.name, changes, ...(old.type !== f.type ? { entriesWithValues: await counted(f.name) } : {}) });
+  }
+  for (const f of before.fields) if (!has.has(f.name)) plan.removed.push({ field: f.name, entriesWithValues: await counted(f.name) });
+  return plan;
+}
+
 async function planPush(db: Db, projectId: string, desired: SchemaSet): Promise<SchemaPlan> {
   const current = await loadSchemaSet(db, projectId);
-  const plan: SchemaPlan = { create: [], update: [], delete: [], unchanged: [] };
+  const plan: SchemaPlan = { create: [], update: [], delete: [], unchanged: [], destructive: false };
   const localization: LocalizationChange[] = [];
   for (const kind of typeKinds) {
     const have = new Map(current[kind].map((d) => [d.slug, d]));
@@ -130,7 +181,7 @@ async function planPush(db: Db, projectId: string, desired: SchemaSet): Promise<
       if (!existing) plan.create.push({ kind, slug: def.slug });
       else {
         const changes = describeChanges(existing, def);
-        if (changes.length) plan.update.push({ kind, slug: def.slug, changes });
+        if (changes.length) plan.update.push({ kind, slug: def.slug, changes, fields: await planFields(db, projectId, kind, existing, def) });
         else plan.unchanged.push({ kind, slug: def.slug });
         if (kind !== 'components') localization.push(...(await planLocalization(db, projectId, kind, existing, def)));
       }
@@ -140,6 +191,9 @@ async function planPush(db: Db, projectId: string, desired: SchemaSet): Promise<
     for (const slug of gone) plan.delete.push({ kind, slug, contentCount: counts.get(slug) ?? 0 });
   }
   if (localization.length) plan.localization = localization;
+  plan.destructive = plan.delete.length > 0
+    || plan.update.some((u) => u.fields.removed.some((r) => r.entriesWithValues > 0) || u.fields.changed.some((c) => (c.entriesWithValues ?? 0) > 0))
+    || localization.some((l) => l.entriesLosingValues > 0);
   return plan;
 }
 
