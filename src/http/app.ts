@@ -11,6 +11,7 @@ import { createRateLimiter, rateLimitSubject, type RateLimiter, type RateLimitSu
 import { json } from './response.js';
 import { isPlainObject, type AppShared, type RequestContext, type RequestRateLimit, type RouteDef } from './route.js';
 import { serveAdmin } from './admin-static.js';
+import { openApiRoute } from './openapi.js';
 import { adminRoutes } from './routes/admin.js';
 import { aiRoutes } from './routes/ai.js';
 import { authRoutes } from './routes/auth.js';
@@ -58,7 +59,7 @@ const maxJsonBody = 16 * 1024 * 1024;
  * hits through the same definitions (its `cachedRead` routes, matched as h3 matches them).
  */
 export function appRoutes(options: Pick<AppOptions, 'cliToken' | 'routes'> = {}): RouteDef[] {
-  return [
+  const routes: RouteDef[] = [
     { method: 'GET', path: '/api/v1/health', auth: 'none', handle: async () => json({ status: 'ok' }) },
     ...cliBridgeRoutes(options.cliToken),
     ...contentRoutes,
@@ -73,6 +74,9 @@ export function appRoutes(options: Pick<AppOptions, 'cliToken' | 'routes'> = {})
     ...operatingRoutes(),
     ...(options.routes ?? []),
   ];
+  // The OpenAPI document describes this table, less the CLI's private bridge (docs/openapi.md).
+  routes.push(openApiRoute(() => routes.filter((r) => !r.path.startsWith('/api/v1/_cli/'))));
+  return routes;
 }
 
 export function createApp(cms: Cms, options: AppOptions = {}): H3 {
