@@ -81,6 +81,30 @@ describe(`GET /api/v1/openapi.json (${testDriver})`, () => {
     expect(doc.components.schemas.TypeDefinition.properties).toHaveProperty('fields');
   });
 
+  it('serves /api/docs: a Scalar reference page from node_modules, with no inline script and a strict CSP', async () => {
+    const page = await http.fetch('/api/docs');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const csp = page.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).toContain("connect-src 'self';");
+    const html = await page.text();
+    const scripts = [...html.matchAll(/<script([^>]*)>([^<]*)<\/script>/g)];
+    expect(scripts.map((m) => m[1]!.trim())).toEqual(['src="/api/docs/scalar.js"', 'src="/api/docs/init.js"']);
+    expect(scripts.every((m) => m[2] === '')).toBe(true);
+    const scalar = await http.fetch('/api/docs/scalar.js');
+    expect(scalar.status).toBe(200);
+    expect(scalar.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(await scalar.text()).toContain('createApiReference');
+    const init = await (await http.fetch('/api/docs/init.js')).text();
+    expect(init).toContain("url: '/api/v1/openapi.json?api_key='");
+    expect((await http.fetch('/api/docs/nothing.js')).status).toBe(404);
+    // The page's way in: the key as a query parameter.
+    const viaQuery = await http.fetch(`/api/v1/openapi.json?api_key=${encodeURIComponent(pk)}`);
+    expect(viaQuery.status).toBe(200);
+    expect(((await viaQuery.json()) as any).components.schemas.ProductsItem).toBeDefined();
+  });
+
   it('has the project\'s content types as component schemas', () => {
     const s = doc.components.schemas;
     expect(s.ProductsItem.properties.fields).toEqual({ $ref: '#/components/schemas/ProductsItemFields' });
