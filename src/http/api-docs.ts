@@ -52,6 +52,9 @@ const init = `(function () {
     withDefaultFonts: false,
     hideClientButton: true,
     telemetry: false,
+    showToolbar: 'never',
+    showDeveloperTools: 'never',
+    agent: { disabled: true },
     authentication: { preferredSecurityScheme: 'apiKey', securitySchemes: { apiKey: { value: key } } },
   });
 })();

@@ -75,7 +75,8 @@ function operationObject(route: RouteDef, operationIds: Set<string>, components:
   const out: Doc = {
     operationId,
     tags: [tag],
-    summary: route.op ? `Runs ${route.op.name}` : `${route.method} ${route.path}`,
+    summary: `${route.method} ${route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`,
+    ...(route.op ? { description: `Runs the \`${route.op.name}\` operation (the same as the CLI's).` } : {}),
     security: securityOf[route.auth],
     responses: {
       [route.method === 'POST' && /create|add/.test(route.op?.name ?? '') ? '201' : '200']: { description: 'Success: the answer, as `{ data }` for most routes.' },
@@ -86,8 +87,8 @@ function operationObject(route: RouteDef, operationIds: Set<string>, components:
   const input = ['POST', 'PUT', 'PATCH'].includes(route.method) ? inputSchema(route, components) : null;
   if (input) {
     out.requestBody = { required: true, content: { 'application/json': { schema: route.op?.body || route.op?.bodySchema ? input : withoutPathMembers(input, params) } } };
-  } else if (route.op) {
-    out.description = 'Query parameters as in docs/content-api.md.';
+  } else if (route.op && route.method === 'GET') {
+    out.description = `${String(out.description)} Query parameters as in docs/content-api.md.`;
   }
   return out;
 }
