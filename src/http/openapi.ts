@@ -79,7 +79,7 @@ function operationObject(route: RouteDef, operationIds: Set<string>, components:
     ...(route.op ? { description: `Runs the \`${route.op.name}\` operation (the same as the CLI's).` } : {}),
     security: securityOf[route.auth],
     responses: {
-      [route.method === 'POST' && /create|add/.test(route.op?.name ?? '') ? '201' : '200']: { description: 'Success: the answer, as `{ data }` for most routes.' },
+      [String(route.op?.status ?? 200)]: { description: 'Success: the answer, as `{ data }` for most routes.' },
       default: { $ref: '#/components/responses/Error' },
     },
   };

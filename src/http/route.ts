@@ -88,11 +88,12 @@ export interface RouteDef {
    */
   cachedRead?: { single: boolean };
   /**
-   * The operation the route runs, for its OpenAPI description (openapi.ts): `body` names the input
+   * The operation the route runs, for its OpenAPI description (openapi.ts): `status` is its success
+   * status (200 when not given), `body` names the input
    * member the JSON body fills when it is not the whole input, and `bodySchema` describes a body the
    * operation checks past its input schema (a type's definition), by a named JSON Schema.
    */
-  op?: { name: OperationName; body?: string; bodySchema?: NamedSchema };
+  op?: { name: OperationName; status?: number; body?: string; bodySchema?: NamedSchema };
   handle(rc: RequestContext): Promise<Response | unknown>;
 }
 
@@ -110,7 +111,7 @@ export function opRoute<N extends OperationName>(
 ): RouteDef {
   return {
     method, path, auth,
-    op: { name: op, ...(options.body ? { body: options.body } : {}), ...(options.bodySchema ? { bodySchema: options.bodySchema } : {}) },
+    op: { name: op, status: options.status ?? 200, ...(options.body ? { body: options.body } : {}), ...(options.bodySchema ? { bodySchema: options.bodySchema } : {}) },
     async handle(rc) {
       const result = await rc.run(op, await input(rc));
       return json(options.wrap ? options.wrap(result) : { data: result }, options.status ?? 200);

@@ -68,6 +68,8 @@ describe(`GET /api/v1/openapi.json (${testDriver})`, () => {
   it('describes request bodies with the operations\' own zod schemas, less what the path gives', () => {
     const create = doc.paths['/api/v1/pages'].post.requestBody.content['application/json'].schema;
     expect(create.type).toBe('object');
+    expect(Object.keys(doc.paths['/api/v1/pages'].post.responses)).toEqual(['201', 'default']);
+    expect(Object.keys(doc.paths['/api/v1/admin/members/{userId}'].put.responses)).toEqual(['200', 'default']);
     expect(create.properties).toHaveProperty('pageTypeSlug');
     expect(create.properties).toHaveProperty('slug');
     const addLocale = doc.paths['/api/v1/admin/locales'].post.requestBody.content['application/json'].schema;
