@@ -66,7 +66,29 @@ const securityOf: Record<RouteDef['auth'], Array<Record<string, string[]>>> = {
   session: [{ session: [] }],
 };
 
-function operationObject(route: RouteDef, operationIds: Set<string>, components: Record<string, JsonSchema>): Doc {
+function delivered(route: RouteDef, content: ContentSchemas): Doc {
+  const schema = deliveredSchema(route, content);
+  const description = 'Success: the answer, as `{ data }` for most routes.';
+  return schema ? { description, content: { 'application/json': { schema } } } : { description };
+}
+
+/** The project's content: its component schemas and the names of its page and item schemas. */
+export interface ContentSchemas { schemas: Record<string, JsonSchema>; pages: string[]; items: string[] }
+
+/** What the public reads answer, in the project's own types (docs/content-api.md). */
+function deliveredSchema(route: RouteDef, content: ContentSchemas): JsonSchema | null {
+  const op = route.op?.name;
+  const names = op === 'delivery.pages.list' || op === 'delivery.pages.get' ? content.pages
+    : op === 'delivery.items.list' || op === 'delivery.items.get' ? content.items : null;
+  if (!names) return null;
+  const entry: JsonSchema = names.length ? { oneOf: names.map((n) => ({ $ref: `#/components/schemas/${n}` })) } : {};
+  const locale = { type: 'string', description: 'There when the read asked for a locale.' };
+  return route.cachedRead?.single
+    ? { type: 'object', required: ['data', 'redirect'], properties: { data: entry, redirect: { anyOf: [{ type: 'object', properties: { from: { type: 'string' }, to: { type: 'string' }, permanent: { const: true } } }, { type: 'null' }] }, locale } }
+    : { type: 'object', required: ['data', 'pagination'], properties: { data: { type: 'array', items: entry }, pagination: { type: 'object', properties: { total: { type: 'integer' }, page: { type: 'integer' }, limit: { type: 'integer' }, totalPages: { type: 'integer' } } }, locale } };
+}
+
+function operationObject(route: RouteDef, operationIds: Set<string>, components: Record<string, JsonSchema>, content: ContentSchemas): Doc {
   const params = [...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!);
   let operationId = route.op?.name ?? `${route.method.toLowerCase()}${route.path.replace(/[^A-Za-z0-9]+/g, '_')}`;
   for (let n = 2; operationIds.has(operationId); n++) operationId = `${route.op?.name ?? operationId}_${n}`;
@@ -79,7 +101,7 @@ function operationObject(route: RouteDef, operationIds: Set<string>, components:
     ...(route.op ? { description: `Runs the \`${route.op.name}\` operation (the same as the CLI's).` } : {}),
     security: securityOf[route.auth],
     responses: {
-      [String(route.op?.status ?? 200)]: { description: 'Success: the answer, as `{ data }` for most routes.' },
+      [String(route.op?.status ?? 200)]: delivered(route, content),
       default: { $ref: '#/components/responses/Error' },
     },
   };
@@ -94,14 +116,14 @@ function operationObject(route: RouteDef, operationIds: Set<string>, components:
 }
 
 /** The whole document: the routes of `cms serve` and the content types of the project. */
-export function openApiDocument(contentSchemas: Record<string, JsonSchema>, routes: RouteDef[]): Doc {
+export function openApiDocument(content: ContentSchemas, routes: RouteDef[]): Doc {
   const paths: Record<string, Record<string, Doc>> = {};
   const operationIds = new Set<string>();
   const inputComponents: Record<string, JsonSchema> = {};
   for (const route of routes) {
     const path = route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
     if (path.includes('*')) continue; // the admin app's files are not part of the API
-    (paths[path] ??= {})[route.method.toLowerCase()] = operationObject(route, operationIds, inputComponents);
+    (paths[path] ??= {})[route.method.toLowerCase()] = operationObject(route, operationIds, inputComponents, content);
   }
   return {
     openapi: '3.1.0',
@@ -140,7 +162,7 @@ export function openApiDocument(contentSchemas: Record<string, JsonSchema>, rout
           },
         },
         ...inputComponents,
-        ...contentSchemas,
+        ...content.schemas,
       },
     },
   };
@@ -154,8 +176,7 @@ export function openApiRoute(routes: () => RouteDef[]): RouteDef {
   return {
     method: 'GET', path: '/api/v1/openapi.json', auth: 'key', op: { name: 'schema.jsonSchema' },
     async handle(rc) {
-      const { schemas } = await rc.run('schema.jsonSchema', {});
-      return json(openApiDocument(schemas, routes()));
+      return json(openApiDocument(await rc.run('schema.jsonSchema', {}), routes()));
     },
   };
 }

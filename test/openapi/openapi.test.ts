@@ -117,6 +117,12 @@ describe(`GET /api/v1/openapi.json (${testDriver})`, () => {
     expect(s.LandingPagePage.properties.seo).toEqual({ $ref: '#/components/schemas/CmsSeo' });
     expect(s.HeroComponent.properties._type).toEqual({ const: 'hero' });
     expect(s.HeroComponent.required).toEqual(['_type', 'heading']);
+    // The public reads answer in these types.
+    const list = doc.paths['/api/v1/collections/{type}'].get.responses['200'].content['application/json'].schema;
+    expect(list.properties.data.items.oneOf).toEqual([{ $ref: '#/components/schemas/MakersItem' }, { $ref: '#/components/schemas/ProductsItem' }]);
+    const single = doc.paths['/api/v1/pages/{slug}'].get.responses['200'].content['application/json'].schema;
+    expect(single.properties.data.oneOf).toEqual([{ $ref: '#/components/schemas/LandingPagePage' }]);
+    expect(single.required).toEqual(['data', 'redirect']);
   });
 });
 

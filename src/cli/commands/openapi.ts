@@ -10,11 +10,11 @@ export function registerOpenApi(program: Command, state: ProgramState): void {
     .option('--out <file>', 'write the document to this file instead of printing it')
     .action(action(state, async (g, opts: { out?: string }) => {
       const { withEngine } = await import('../engine.js');
-      const { schemas } = await withEngine(g, io, (e) => e.run('schema.jsonSchema', {}));
+      const content = await withEngine(g, io, (e) => e.run('schema.jsonSchema', {}));
       // The document describes the HTTP door's route table: read from it, as `cms serve` serves it.
       const { openApiDocument } = await import('../../http/openapi.js');
       const { appRoutes } = await import('../../http/app.js');
-      const text = `${JSON.stringify(openApiDocument(schemas, appRoutes().filter((r) => !r.path.startsWith('/api/v1/_cli/'))), null, 2)}\n`;
+      const text = `${JSON.stringify(openApiDocument(content, appRoutes().filter((r) => !r.path.startsWith('/api/v1/_cli/'))), null, 2)}\n`;
       const bytes = new TextEncoder().encode(text).byteLength;
       if (opts.out === undefined) {
         io.stdout.write(text);

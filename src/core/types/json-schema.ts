@@ -116,22 +116,24 @@ function entrySchema(def: TypeDefinition, fieldsName: string, page: boolean): Js
   return { type: 'object', description: `${def.name} (\`${def.slug}\`)`, required: ['id', 'name', 'slug', 'type', 'fields'], properties };
 }
 
-/** Every content type as a named JSON Schema, for `#/components/schemas`. */
-export function generateJsonSchemas(input: SchemaSet): Record<string, JsonSchema> {
+/** Every content type as a named JSON Schema, for `#/components/schemas`; `pages` and `items` name the entry schemas. */
+export function generateJsonSchemas(input: SchemaSet): { schemas: Record<string, JsonSchema>; pages: string[]; items: string[] } {
   const set: SchemaSet = {
     pageTypes: [...input.pageTypes].sort(bySlug), collections: [...input.collections].sort(bySlug), components: [...input.components].sort(bySlug),
   };
   const name = names(set);
   const out: Record<string, JsonSchema> = { ...shared };
+  const entries = { pageTypes: [] as string[], collections: [] as string[] };
   for (const c of set.components) out[name('components', c.slug)] = { ...fieldsObject(c.fields, set, name, { _type: { const: c.slug } }), description: `${c.name} (\`${c.slug}\`)` };
   for (const [kind, page] of [['pageTypes', true], ['collections', false]] as const) {
     for (const def of set[kind]) {
       const n = name(kind, def.slug);
       out[`${n}Fields`] = { ...fieldsObject(def.fields, set, name), description: `Fields of ${def.name} (\`${def.slug}\`)` };
       out[n] = entrySchema(def, `${n}Fields`, page);
+      entries[kind].push(n);
     }
   }
-  return out;
+  return { schemas: out, pages: entries.pageTypes, items: entries.collections };
 }
 
 export const schemaJsonSchema = defineOperation({
@@ -140,6 +142,6 @@ export const schemaJsonSchema = defineOperation({
   access: { role: 'viewer', key: 'read', preview: true },
   write: false,
   async run(ctx) {
-    return { schemas: generateJsonSchemas(await loadSchemaSet(ctx.db, ctx.project.id)) };
+    return generateJsonSchemas(await loadSchemaSet(ctx.db, ctx.project.id));
   },
 });
