@@ -28,7 +28,7 @@ const shared: Record<string, JsonSchema> = {
     },
   },
   CmsMediaValue: {
-    description: "A media field: resolved `CmsMedia`, its URL (media=url), a bare id or `{ id }` as stored, or null.",
+    description: 'A media field: resolved `CmsMedia`, its URL (media=url), a bare id or `{ id }` as stored, or null.',
     anyOf: [ref('CmsMedia'), { type: 'string' }, { type: 'object', required: ['id'], properties: { id: { type: 'string' } } }, { type: 'null' }],
   },
   CmsReference: {
@@ -123,7 +123,7 @@ export function generateJsonSchemas(input: SchemaSet): { schemas: Record<string,
   };
   const name = names(set);
   const out: Record<string, JsonSchema> = { ...shared };
-  const entries = { pageTypes: [] as string[], collections: [] as string[] };
+  const entries: Record<'pageTypes' | 'collections', string[]> = { pageTypes: [], collections: [] };
   for (const c of set.components) out[name('components', c.slug)] = { ...fieldsObject(c.fields, set, name, { _type: { const: c.slug } }), description: `${c.name} (\`${c.slug}\`)` };
   for (const [kind, page] of [['pageTypes', true], ['collections', false]] as const) {
     for (const def of set[kind]) {
