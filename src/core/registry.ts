@@ -11,6 +11,7 @@ import { createKey, listKeys, revokeKey } from './keys/operations.js';
 import { localeOperations } from './locales/operations.js';
 import { createProject, listProjects } from './projects/operations.js';
 import { createType, deleteType, diffSchema, getType, listSchema, listTypes, pullSchema, pushSchema, updateType } from './types/operations.js';
+import { schemaJsonSchema } from './types/json-schema.js';
 import { schemaTypescript } from './types/typescript.js';
 import { addMember, createUser, listMembers, listUsers, removeMember, updateMember } from './users/operations.js';
 
@@ -36,6 +37,7 @@ export const operations = {
   'schema.diff': diffSchema,
   'schema.list': listSchema,
   'schema.typescript': schemaTypescript,
+  'schema.jsonSchema': schemaJsonSchema,
   'types.list': listTypes,
   'types.get': getType,
   'types.create': createType,

@@ -11,6 +11,8 @@ import { createRateLimiter, rateLimitSubject, type RateLimiter, type RateLimitSu
 import { json } from './response.js';
 import { isPlainObject, type AppShared, type RequestContext, type RequestRateLimit, type RouteDef } from './route.js';
 import { serveAdmin } from './admin-static.js';
+import { serveApiDocs } from './api-docs.js';
+import { openApiRoute } from './openapi.js';
 import { adminRoutes } from './routes/admin.js';
 import { aiRoutes } from './routes/ai.js';
 import { authRoutes } from './routes/auth.js';
@@ -58,7 +60,7 @@ const maxJsonBody = 16 * 1024 * 1024;
  * hits through the same definitions (its `cachedRead` routes, matched as h3 matches them).
  */
 export function appRoutes(options: Pick<AppOptions, 'cliToken' | 'routes'> = {}): RouteDef[] {
-  return [
+  const routes: RouteDef[] = [
     { method: 'GET', path: '/api/v1/health', auth: 'none', handle: async () => json({ status: 'ok' }) },
     ...cliBridgeRoutes(options.cliToken),
     ...contentRoutes,
@@ -73,6 +75,9 @@ export function appRoutes(options: Pick<AppOptions, 'cliToken' | 'routes'> = {})
     ...operatingRoutes(),
     ...(options.routes ?? []),
   ];
+  // The OpenAPI document describes this table, less the CLI's private bridge (docs/openapi.md).
+  routes.push(openApiRoute(() => routes.filter((r) => !r.path.startsWith('/api/v1/_cli/'))));
+  return routes;
 }
 
 export function createApp(cms: Cms, options: AppOptions = {}): H3 {
@@ -148,6 +153,14 @@ export function createApp(cms: Cms, options: AppOptions = {}): H3 {
   app.get('/admin/**', admin);
   app.on('HEAD', '/admin', admin);
   app.on('HEAD', '/admin/**', admin);
+  // The API reference (docs/openapi.md): a page and two scripts, outside the route table like /admin.
+  const docs = async (event: H3Event) => {
+    noteRoute(event, '/api/docs/**');
+    return (await serveApiDocs(event.url.pathname))
+      ?? json({ error: { code: 'NOT_FOUND', message: 'No such route; the API lives under /api/v1/' } }, 404);
+  };
+  app.get('/api/docs', docs);
+  app.get('/api/docs/**', docs);
   app.all('/**', () => json({ error: { code: 'NOT_FOUND', message: 'No such route; the API lives under /api/v1/' } }, 404));
   return app;
 }

@@ -87,8 +87,18 @@ export interface RouteDef {
    * If-None-Match with 304. The fast path of `node-server.ts` finds cache hits through these routes.
    */
   cachedRead?: { single: boolean };
+  /**
+   * The operation the route runs, for its OpenAPI description (openapi.ts): `status` is its success
+   * status (200 when not given), `body` names the input
+   * member the JSON body fills when it is not the whole input, and `bodySchema` describes a body the
+   * operation checks past its input schema (a type's definition), by a named JSON Schema.
+   */
+  op?: { name: OperationName; status?: number; body?: string; bodySchema?: NamedSchema };
   handle(rc: RequestContext): Promise<Response | unknown>;
 }
+
+/** A JSON Schema made from a zod schema, named for the OpenAPI document's components. */
+export interface NamedSchema { name: string; schema: () => Record<string, unknown> }
 
 /** The shape most routes share: gather input, run one operation, wrap the answer in `{ data }`. */
 export function opRoute<N extends OperationName>(
@@ -97,10 +107,11 @@ export function opRoute<N extends OperationName>(
   auth: AuthKind,
   op: N,
   input: (rc: RequestContext) => unknown,
-  options: { status?: number; wrap?: (result: OutputOf<N>) => unknown } = {},
+  options: { status?: number; wrap?: (result: OutputOf<N>) => unknown; body?: string; bodySchema?: NamedSchema } = {},
 ): RouteDef {
   return {
     method, path, auth,
+    op: { name: op, status: options.status ?? 200, ...(options.body ? { body: options.body } : {}), ...(options.bodySchema ? { bodySchema: options.bodySchema } : {}) },
     async handle(rc) {
       const result = await rc.run(op, await input(rc));
       return json(options.wrap ? options.wrap(result) : { data: result }, options.status ?? 200);

@@ -13,6 +13,7 @@ import { registerLocales } from './locales.js';
 import { registerProjects } from './projects.js';
 import { registerSchema } from './schema.js';
 import { registerServe } from './serve.js';
+import { registerOpenApi } from './openapi.js';
 import { registerTypes } from './types.js';
 import { registerUsers } from './users.js';
 
@@ -22,6 +23,7 @@ export function registerCommands(program: Command, state: ProgramState): void {
   registerServe(program, state);
   registerSchema(program, state);
   registerTypes(program, state);
+  registerOpenApi(program, state);
   registerContent(program, state);
   registerMedia(program, state);
   registerBlog(program, state);

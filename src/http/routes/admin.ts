@@ -1,11 +1,14 @@
 import type { Actor } from '../../core/actor.js';
 import { roles, type Role } from '../../core/roles.js';
+import { typeDefinitionJsonSchema } from '../../core/schema/index.js';
 import type { TypeKind } from '../../core/types/operations.js';
 import { bodyObjectOrEmpty, opRoute, type RequestContext, type RouteDef } from '../route.js';
 import { readSessionUser } from '../auth.js';
 import { json } from '../response.js';
 
 const admin = '/api/v1/admin';
+/** A type's definition, as `schema push` validates it (the same zod schema, as JSON Schema). */
+const definitionSchema = { name: 'TypeDefinition', schema: typeDefinitionJsonSchema };
 const flag = (rc: RequestContext, name: string) => rc.query.get(name) === 'true';
 
 /** Schema administration for signed-in members: the operations behind `cms schema`, one kind per path. */
@@ -13,9 +16,9 @@ function typeRoutes(path: string, kind: TypeKind): RouteDef[] {
   const base = `${admin}/${path}`;
   return [
     opRoute('GET', base, 'session', 'types.list', () => ({ kind })),
-    opRoute('POST', base, 'session', 'types.create', async (rc) => ({ kind, definition: await rc.body() }), { status: 201 }),
+    opRoute('POST', base, 'session', 'types.create', async (rc) => ({ kind, definition: await rc.body() }), { status: 201, body: 'definition', bodySchema: definitionSchema }),
     opRoute('GET', `${base}/:slug`, 'session', 'types.get', (rc) => ({ kind, slug: rc.params.slug })),
-    opRoute('PUT', `${base}/:slug`, 'session', 'types.update', async (rc) => ({ kind, slug: rc.params.slug, definition: await rc.body() })),
+    opRoute('PUT', `${base}/:slug`, 'session', 'types.update', async (rc) => ({ kind, slug: rc.params.slug, definition: await rc.body() }), { body: 'definition', bodySchema: definitionSchema }),
     opRoute('DELETE', `${base}/:slug`, 'session', 'types.delete', (rc) => ({ kind, slug: rc.params.slug, force: flag(rc, 'force') }),
       { wrap: (r) => r }),
   ];

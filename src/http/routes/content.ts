@@ -15,6 +15,7 @@ function writeRoute(method: RouteDef['method'], path: string, op: OperationName,
     method,
     path,
     auth: 'key',
+    op: { name: op, status },
     handle: (rc) => answerIdempotentWrite(rc, op, 'content:write', async () => {
       const raw = await rc.rawBody();
       const body = await bodyObject(rc);

@@ -16,6 +16,7 @@ export function readRoute(path: string, op: OperationName, input: (rc: RequestCo
     auth: 'key',
     countsOwnRequests: true,
     cachedRead: { single },
+    op: { name: op },
     async handle(rc) {
       if (rc.actor.kind === 'anonymous') throw new CmsError('UNAUTHORIZED', 'API key required via the X-API-Key header or the api_key query parameter');
       const preview = rc.actor.kind === 'key' && rc.actor.type === 'preview';

@@ -1,0 +1,182 @@
+import { z } from 'zod';
+import { errorCodes } from '../core/errors.js';
+import { operationOf } from '../core/registry.js';
+import type { JsonSchema } from '../core/types/json-schema.js';
+import { sessionCookieName } from './auth.js';
+import { json } from './response.js';
+import type { RouteDef } from './route.js';
+
+/*
+ * The OpenAPI 3.1 description of the HTTP API (docs/openapi.md), made from what the server runs:
+ * the route table (method, path, who may call it) and each route's operation's zod input schema,
+ * turned into JSON Schema by zod itself; the project's content types are its component schemas
+ * (`schema.jsonSchema`). Nothing is written twice. `cms openapi` prints the same document.
+ */
+
+type Doc = { [key: string]: unknown };
+
+/**
+ * A schema placed in the document: its `$defs` become component schemas named `<prefix>.<name>`
+ * (a `#/$defs/…` reference inside an OpenAPI document would point at the document's root).
+ */
+function place(schema: JsonSchema, prefix: string, components: Record<string, JsonSchema>): JsonSchema {
+  const { $schema: _dialect, $defs, ...rest } = schema;
+  const rewrite = (s: unknown): JsonSchema => JSON.parse(JSON.stringify(s).replaceAll('"#/$defs/', `"#/components/schemas/${prefix}.`));
+  if (isRecord($defs)) for (const [name, def] of Object.entries($defs)) components[`${prefix}.${name}`] = rewrite(def);
+  return rewrite(rest);
+}
+
+/** An operation's input as JSON Schema (what a client sends, before defaults and transforms). */
+function inputSchema(route: RouteDef, components: Record<string, JsonSchema>): JsonSchema | null {
+  if (!route.op) return null;
+  const named = route.op.bodySchema;
+  if (named) {
+    components[named.name] ??= place(named.schema(), named.name, components);
+    return { $ref: `#/components/schemas/${named.name}` };
+  }
+  let schema: JsonSchema;
+  try {
+    schema = place(z.toJSONSchema(operationOf(route.op.name).input, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }), route.op.name, components);
+  } catch {
+    // A schema zod cannot describe (a recursive lazy type, a custom check) is described as any JSON.
+    return {};
+  }
+  const properties = isRecord(schema.properties) ? schema.properties : null;
+  if (route.op.body !== undefined) {
+    const member = properties?.[route.op.body];
+    return isRecord(member) ? member : {};
+  }
+  return schema;
+}
+
+const isRecord = (v: unknown): v is JsonSchema => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The members of an input a route fills from its path: left out of the request body's schema. */
+function withoutPathMembers(schema: JsonSchema, params: string[]): JsonSchema {
+  if (!isRecord(schema.properties)) return schema;
+  const drop = new Set([...params, 'ref', 'collection', 'collectionTypeSlug', 'kind']);
+  const properties = Object.fromEntries(Object.entries(schema.properties).filter(([k]) => !drop.has(k)));
+  const required = Array.isArray(schema.required) ? schema.required.filter((k) => typeof k === 'string' && !drop.has(k)) : undefined;
+  return { ...schema, properties, ...(required ? { required } : {}) };
+}
+
+const securityOf: Record<RouteDef['auth'], Array<Record<string, string[]>>> = {
+  none: [],
+  key: [{ apiKey: [] }, { apiKeyQuery: [] }],
+  session: [{ session: [] }],
+};
+
+function delivered(route: RouteDef, content: ContentSchemas): Doc {
+  const schema = deliveredSchema(route, content);
+  const description = 'Success: the answer, as `{ data }` for most routes.';
+  return schema ? { description, content: { 'application/json': { schema } } } : { description };
+}
+
+/** The project's content: its component schemas and the names of its page and item schemas. */
+export interface ContentSchemas { schemas: Record<string, JsonSchema>; pages: string[]; items: string[] }
+
+/** What the public reads answer, in the project's own types (docs/content-api.md). */
+function deliveredSchema(route: RouteDef, content: ContentSchemas): JsonSchema | null {
+  const op = route.op?.name;
+  const names = op === 'delivery.pages.list' || op === 'delivery.pages.get' ? content.pages
+    : op === 'delivery.items.list' || op === 'delivery.items.get' ? content.items : null;
+  if (!names) return null;
+  const entry: JsonSchema = names.length ? { oneOf: names.map((n) => ({ $ref: `#/components/schemas/${n}` })) } : {};
+  const locale = { type: 'string', description: 'There when the read asked for a locale.' };
+  return route.cachedRead?.single
+    ? { type: 'object', required: ['data', 'redirect'], properties: { data: entry, redirect: { anyOf: [{ type: 'object', properties: { from: { type: 'string' }, to: { type: 'string' }, permanent: { const: true } } }, { type: 'null' }] }, locale } }
+    : { type: 'object', required: ['data', 'pagination'], properties: { data: { type: 'array', items: entry }, pagination: { type: 'object', properties: { total: { type: 'integer' }, page: { type: 'integer' }, limit: { type: 'integer' }, totalPages: { type: 'integer' } } }, locale } };
+}
+
+function operationObject(route: RouteDef, operationIds: Set<string>, components: Record<string, JsonSchema>, content: ContentSchemas): Doc {
+  const params = [...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!);
+  let operationId = route.op?.name ?? `${route.method.toLowerCase()}${route.path.replace(/[^A-Za-z0-9]+/g, '_')}`;
+  for (let n = 2; operationIds.has(operationId); n++) operationId = `${route.op?.name ?? operationId}_${n}`;
+  operationIds.add(operationId);
+  const tag = route.path.startsWith('/api/v1/admin') ? 'admin' : route.path.startsWith('/api/v1/auth') ? 'auth' : route.path.startsWith('/api/') ? 'public' : 'operating';
+  const out: Doc = {
+    operationId,
+    tags: [tag],
+    summary: `${route.method} ${route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`,
+    ...(route.op ? { description: `Runs the \`${route.op.name}\` operation (the same as the CLI's).` } : {}),
+    security: securityOf[route.auth],
+    responses: {
+      [String(route.op?.status ?? 200)]: delivered(route, content),
+      default: { $ref: '#/components/responses/Error' },
+    },
+  };
+  if (params.length) out.parameters = params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+  const input = ['POST', 'PUT', 'PATCH'].includes(route.method) ? inputSchema(route, components) : null;
+  if (input) {
+    out.requestBody = { required: true, content: { 'application/json': { schema: route.op?.body || route.op?.bodySchema ? input : withoutPathMembers(input, params) } } };
+  } else if (route.op && route.method === 'GET') {
+    out.description = `${String(out.description)} Query parameters as in docs/content-api.md.`;
+  }
+  return out;
+}
+
+/** The whole document: the routes of `cms serve` and the content types of the project. */
+export function openApiDocument(content: ContentSchemas, routes: RouteDef[]): Doc {
+  const paths: Record<string, Record<string, Doc>> = {};
+  const operationIds = new Set<string>();
+  const inputComponents: Record<string, JsonSchema> = {};
+  for (const route of routes) {
+    const path = route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+    if (path.includes('*')) continue; // the admin app's files are not part of the API
+    (paths[path] ??= {})[route.method.toLowerCase()] = operationObject(route, operationIds, inputComponents, content);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'cms API',
+      version: '1',
+      description: 'The public content API (/api/v1, API keys) and the admin API (/api/v1/admin, a signed-in session), generated from the routes and operations of this server.',
+    },
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    tags: [
+      { name: 'public', description: 'Public API: an API key (public, preview or secret)' },
+      { name: 'auth', description: 'Sign-in and session' },
+      { name: 'admin', description: 'Admin API: a signed-in member and X-Project' },
+      { name: 'operating', description: 'Health, readiness and metrics' },
+    ],
+    paths,
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        apiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key' },
+        session: { type: 'apiKey', in: 'cookie', name: sessionCookieName },
+      },
+      responses: {
+        Error: { description: 'An error: the contract\'s envelope', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+      },
+      schemas: {
+        Error: {
+          type: 'object',
+          required: ['error'],
+          properties: {
+            error: {
+              type: 'object',
+              required: ['code', 'message'],
+              properties: { code: { type: 'string', enum: [...errorCodes] }, message: { type: 'string' }, details: {} },
+            },
+          },
+        },
+        ...inputComponents,
+        ...content.schemas,
+      },
+    },
+  };
+}
+
+/**
+ * `GET /api/v1/openapi.json`: any key of the project (public, preview or secret), since the
+ * document holds the project's content types. `routes` is the server's whole route table.
+ */
+export function openApiRoute(routes: () => RouteDef[]): RouteDef {
+  return {
+    method: 'GET', path: '/api/v1/openapi.json', auth: 'key', op: { name: 'schema.jsonSchema' },
+    async handle(rc) {
+      return json(openApiDocument(await rc.run('schema.jsonSchema', {}), routes()));
+    },
+  };
+}

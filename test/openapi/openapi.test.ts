@@ -1,0 +1,170 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { everyFieldSchema } from '../client/fixtures.js';
+import { runCli } from '../helpers/cli.js';
+import { createTestDatabase, testDriver } from '../helpers/db.js';
+import { createTestCms, type TestCms } from '../helpers/engine.js';
+import { serveOverSocket, type HttpClient } from '../helpers/http.js';
+
+/** Validates a document as OpenAPI 3.1 with @seriousme/openapi-schema-validator (the official JSON Schemas). */
+async function validate(doc: Record<string, unknown>): Promise<{ valid: boolean; errors: unknown }> {
+  const validator = new Validator();
+  const result = await validator.validate(structuredClone(doc));
+  return { valid: result.valid, errors: result.errors };
+}
+
+/** `GET /api/v1/openapi.json` (issue 18): the document of the running server, over a socket. */
+describe(`GET /api/v1/openapi.json (${testDriver})`, () => {
+  let t: TestCms;
+  let http: HttpClient;
+  let pk: string;
+  let doc: any;
+
+  beforeAll(async () => {
+    t = await createTestCms();
+    await t.run('schema.push', {
+      pageTypes: everyFieldSchema.pageTypes.map((definition) => ({ definition })),
+      collections: everyFieldSchema.collections.map((definition) => ({ definition })),
+      components: everyFieldSchema.components.map((definition) => ({ definition })),
+    });
+    pk = (await t.run('keys.create', { type: 'public' })).key;
+    http = await serveOverSocket(t.cms);
+    const r = await http.fetch('/api/v1/openapi.json', { headers: { 'x-api-key': pk } });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toContain('application/json');
+    doc = await r.json();
+  });
+  afterAll(async () => { await http.close(); await t.close(); });
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    expect(doc.openapi).toBe('3.1.0');
+    const { valid, errors } = await validate(doc);
+    expect(errors).toBeUndefined();
+    expect(valid).toBe(true);
+  });
+
+  it('needs an API key: without one it answers the contract\'s 401', async () => {
+    const r = await http.fetch('/api/v1/openapi.json');
+    expect(r.status).toBe(401);
+    expect(((await r.json()) as any).error.code).toBe('UNAUTHORIZED');
+  });
+
+  it('lists the public and admin routes with their parameters and security', () => {
+    const get = doc.paths['/api/v1/collections/{type}/{slug}'].get;
+    expect(get.security).toEqual([{ apiKey: [] }, { apiKeyQuery: [] }]);
+    expect(get.parameters.map((p: any) => [p.name, p.in, p.required])).toEqual([['type', 'path', true], ['slug', 'path', true]]);
+    expect(doc.paths['/api/v1/admin/members'].get.security).toEqual([{ session: [] }]);
+    expect(doc.paths['/healthz'].get.security).toEqual([]);
+    expect(doc.paths['/api/v1/_cli/run']).toBeUndefined();
+    expect(doc.components.securitySchemes.apiKey).toEqual({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
+    expect(doc.components.securitySchemes.session).toEqual({ type: 'apiKey', in: 'cookie', name: 'cms_session' });
+    expect(get.responses.default).toEqual({ $ref: '#/components/responses/Error' });
+    expect(doc.components.schemas.Error.properties.error.properties.code.enum).toContain('VERSION_CONFLICT');
+  });
+
+  it('describes request bodies with the operations\' own zod schemas, less what the path gives', () => {
+    const create = doc.paths['/api/v1/pages'].post.requestBody.content['application/json'].schema;
+    expect(create.type).toBe('object');
+    expect(Object.keys(doc.paths['/api/v1/pages'].post.responses)).toEqual(['201', 'default']);
+    expect(Object.keys(doc.paths['/api/v1/admin/members/{userId}'].put.responses)).toEqual(['200', 'default']);
+    expect(create.properties).toHaveProperty('pageTypeSlug');
+    expect(create.properties).toHaveProperty('slug');
+    const addLocale = doc.paths['/api/v1/admin/locales'].post.requestBody.content['application/json'].schema;
+    expect(addLocale.properties).toHaveProperty('code');
+    const update = doc.paths['/api/v1/collections/{type}/{slug}'].put.requestBody.content['application/json'].schema;
+    expect(update.properties).not.toHaveProperty('ref');
+    expect(update.properties).not.toHaveProperty('collection');
+    // A type's routes take its definition as the body.
+    const typeBody = doc.paths['/api/v1/admin/page-types'].post.requestBody.content['application/json'].schema;
+    expect(typeBody).toEqual({ $ref: '#/components/schemas/TypeDefinition' });
+    expect(doc.components.schemas.TypeDefinition.properties).toHaveProperty('fields');
+  });
+
+  it('serves /api/docs: a Scalar reference page from node_modules, with no inline script and a strict CSP', async () => {
+    const page = await http.fetch('/api/docs');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const csp = page.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).toContain("connect-src 'self';");
+    const html = await page.text();
+    const scripts = [...html.matchAll(/<script([^>]*)>([^<]*)<\/script>/g)];
+    expect(scripts.map((m) => m[1]!.trim())).toEqual(['src="/api/docs/scalar.js"', 'src="/api/docs/init.js"']);
+    expect(scripts.every((m) => m[2] === '')).toBe(true);
+    const scalar = await http.fetch('/api/docs/scalar.js');
+    expect(scalar.status).toBe(200);
+    expect(scalar.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(await scalar.text()).toContain('createApiReference');
+    const init = await (await http.fetch('/api/docs/init.js')).text();
+    expect(init).toContain("url: '/api/v1/openapi.json?api_key='");
+    expect((await http.fetch('/api/docs/nothing.js')).status).toBe(404);
+    // The page's way in: the key as a query parameter.
+    const viaQuery = await http.fetch(`/api/v1/openapi.json?api_key=${encodeURIComponent(pk)}`);
+    expect(viaQuery.status).toBe(200);
+    expect(((await viaQuery.json()) as any).components.schemas.ProductsItem).toBeDefined();
+  });
+
+  it('has the project\'s content types as component schemas', () => {
+    const s = doc.components.schemas;
+    expect(s.ProductsItem.properties.fields).toEqual({ $ref: '#/components/schemas/ProductsItemFields' });
+    expect(s.ProductsItem.properties.type).toEqual({ const: 'products' });
+    expect(s.ProductsItemFields.required).toEqual(['title']);
+    expect(s.ProductsItemFields.properties.category.anyOf[0]).toEqual({ type: 'string', enum: ['lamps', 'chairs'] });
+    expect(s.ProductsItemFields.properties.price).toMatchObject({ anyOf: [{ type: 'number' }, { type: 'null' }] });
+    expect(s.LandingPagePage.properties.seo).toEqual({ $ref: '#/components/schemas/CmsSeo' });
+    expect(s.HeroComponent.properties._type).toEqual({ const: 'hero' });
+    expect(s.HeroComponent.required).toEqual(['_type', 'heading']);
+    // The public reads answer in these types.
+    const list = doc.paths['/api/v1/collections/{type}'].get.responses['200'].content['application/json'].schema;
+    expect(list.properties.data.items.oneOf).toEqual([{ $ref: '#/components/schemas/MakersItem' }, { $ref: '#/components/schemas/ProductsItem' }]);
+    const single = doc.paths['/api/v1/pages/{slug}'].get.responses['200'].content['application/json'].schema;
+    expect(single.properties.data.oneOf).toEqual([{ $ref: '#/components/schemas/LandingPagePage' }]);
+    expect(single.required).toEqual(['data', 'redirect']);
+  });
+});
+
+const cliTimeout = 180_000;
+const cleanEnv: NodeJS.ProcessEnv = { CMS_DATA_DIR: undefined, CMS_PROJECT: undefined, CMS_PASSWORD: undefined, CMS_BASE_URL: undefined, PORT: undefined, HOST: undefined };
+
+/** `cms openapi [--out FILE]`: the built CLI as a child process. */
+describe(`cms openapi (${testDriver})`, { timeout: cliTimeout }, () => {
+  let root: string;
+  let dir: string;
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  const cli = (args: string[], cwd?: string) => runCli(args, { cwd: cwd ?? dir, env: { ...cleanEnv, DATABASE_URL: database.url }, timeoutMs: cliTimeout });
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'cms-openapi-cli-'));
+    dir = join(root, 'site');
+    database = await createTestDatabase();
+    const init = await cli(['init', 'site', '--yes'], root);
+    expect(init.code, init.stderr).toBe(0);
+    for (const [kind, folder] of [['pageTypes', 'page-types'], ['collections', 'collections'], ['components', 'components']] as const) {
+      mkdirSync(join(dir, 'schemas', folder), { recursive: true });
+      for (const def of everyFieldSchema[kind]) writeFileSync(join(dir, 'schemas', folder, `${def.slug}.json`), JSON.stringify(def, null, 2));
+    }
+    const push = await cli(['schema', 'push']);
+    expect(push.code, push.stderr).toBe(0);
+  });
+  afterAll(async () => {
+    await database.drop();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('prints a valid document, and --out writes the same bytes to a file', async () => {
+    const printed = await cli(['openapi']);
+    expect(printed.code, printed.stderr).toBe(0);
+    const doc = JSON.parse(printed.stdout);
+    expect((await validate(doc)).valid).toBe(true);
+    expect(doc.paths['/api/v1/pages/{slug}'].get.operationId).toBe('delivery.pages.get');
+    expect(doc.components.schemas.LandingPagePageFields.properties.theme.anyOf[0]).toEqual({ type: 'string', enum: ['light', 'dark'] });
+
+    const written = await cli(['openapi', '--out', 'api/openapi.json']);
+    expect(written.code, written.stderr).toBe(0);
+    expect(written.stdout).toMatch(/^Wrote api\/openapi\.json \(\d+ bytes\)\.\n$/);
+    expect(readFileSync(join(dir, 'api', 'openapi.json'), 'utf8')).toBe(printed.stdout);
+  });
+});
