@@ -110,3 +110,17 @@ export function printList(io: Io, g: GlobalOptions, result: { data: Array<Record
 export function note(io: Io, globals: GlobalOptions, message: string): void {
   if (!globals.json && io.stderr.isTTY) io.stderr.write(message + '\n');
 }
+
+/**
+ * A generated file (`cms types --out`, `cms openapi --out`): written with its folders made, then
+ * said where and how many bytes (`{ data: { path, bytes } }` with --json).
+ */
+export async function writeGeneratedFile(io: Io, globals: GlobalOptions, out: string, text: string): Promise<void> {
+  const { mkdirSync, writeFileSync } = await import('node:fs');
+  const { dirname, relative, resolve } = await import('node:path');
+  const path = resolve(io.cwd, out);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+  const bytes = new TextEncoder().encode(text).byteLength;
+  printResult(io, globals, { path, bytes }, (d) => `Wrote ${relative(io.cwd, d.path) || d.path} (${d.bytes} bytes).`);
+}

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { action, type ProgramState } from '../command-kit.js';
-import { printResult } from '../output.js';
+import { writeGeneratedFile } from '../output.js';
 
 /** `cms openapi [--out FILE]`: the OpenAPI 3.1 document `GET /api/v1/openapi.json` serves (docs/openapi.md). */
 export function registerOpenApi(program: Command, state: ProgramState): void {
@@ -15,16 +15,7 @@ export function registerOpenApi(program: Command, state: ProgramState): void {
       const { openApiDocument } = await import('../../http/openapi.js');
       const { appRoutes } = await import('../../http/app.js');
       const text = `${JSON.stringify(openApiDocument(content, appRoutes().filter((r) => !r.path.startsWith('/api/v1/_cli/'))), null, 2)}\n`;
-      const bytes = new TextEncoder().encode(text).byteLength;
-      if (opts.out === undefined) {
-        io.stdout.write(text);
-        return;
-      }
-      const { mkdirSync, writeFileSync } = await import('node:fs');
-      const { dirname, relative, resolve } = await import('node:path');
-      const path = resolve(io.cwd, opts.out);
-      mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, text);
-      printResult(io, g, { path, bytes }, (d) => `Wrote ${relative(io.cwd, d.path) || d.path} (${d.bytes} bytes).`);
+      if (opts.out !== undefined) return writeGeneratedFile(io, g, opts.out, text);
+      io.stdout.write(text);
     }));
 }
