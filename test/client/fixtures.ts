@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 /** A schema with every one of the 16 field types, shared by the cms/client suites. */
 export const everyFieldSchema = {
   components: [
@@ -47,3 +49,11 @@ export const everyFieldPush = {
   collections: everyFieldSchema.collections.map((definition) => ({ definition })),
   pageTypes: everyFieldSchema.pageTypes.map((definition) => ({ definition })),
 };
+
+/** Writes `everyFieldSchema` as a project's schema files (schemas/page-types, collections, components). */
+export function writeEveryFieldSchemaFiles(projectDir: string): void {
+  for (const [kind, folder] of [['pageTypes', 'page-types'], ['collections', 'collections'], ['components', 'components']] as const) {
+    mkdirSync(join(projectDir, 'schemas', folder), { recursive: true });
+    for (const def of everyFieldSchema[kind]) writeFileSync(join(projectDir, 'schemas', folder, `${def.slug}.json`), JSON.stringify(def, null, 2));
+  }
+}

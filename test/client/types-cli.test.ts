@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { createTestDatabase, testDriver } from '../helpers/db.js';
-import { everyFieldSchema } from './fixtures.js';
+import { writeEveryFieldSchemaFiles } from './fixtures.js';
 
 const cliTimeout = 180_000;
 const cleanEnv: NodeJS.ProcessEnv = { CMS_DATA_DIR: undefined, CMS_PROJECT: undefined, CMS_PASSWORD: undefined, CMS_BASE_URL: undefined, PORT: undefined, HOST: undefined };
@@ -24,10 +24,7 @@ describe(`cms types (${testDriver})`, { timeout: cliTimeout }, () => {
     database = await createTestDatabase();
     const init = await cli(['init', 'site', '--yes'], root);
     expect(init.code, init.stderr).toBe(0);
-    for (const [kind, folder] of [['pageTypes', 'page-types'], ['collections', 'collections'], ['components', 'components']] as const) {
-      mkdirSync(join(dir, 'schemas', folder), { recursive: true });
-      for (const def of everyFieldSchema[kind]) writeFileSync(join(dir, 'schemas', folder, `${def.slug}.json`), JSON.stringify(def, null, 2));
-    }
+    writeEveryFieldSchemaFiles(dir);
     const push = await cli(['schema', 'push']);
     expect(push.code, push.stderr).toBe(0);
     const first = await cli(['types']);

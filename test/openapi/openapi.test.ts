@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { everyFieldSchema } from '../client/fixtures.js';
+import { everyFieldSchema, writeEveryFieldSchemaFiles } from '../client/fixtures.js';
 import { runCli } from '../helpers/cli.js';
 import { createTestDatabase, testDriver } from '../helpers/db.js';
 import { createTestCms, type TestCms } from '../helpers/engine.js';
@@ -142,10 +142,7 @@ describe(`cms openapi (${testDriver})`, { timeout: cliTimeout }, () => {
     database = await createTestDatabase();
     const init = await cli(['init', 'site', '--yes'], root);
     expect(init.code, init.stderr).toBe(0);
-    for (const [kind, folder] of [['pageTypes', 'page-types'], ['collections', 'collections'], ['components', 'components']] as const) {
-      mkdirSync(join(dir, 'schemas', folder), { recursive: true });
-      for (const def of everyFieldSchema[kind]) writeFileSync(join(dir, 'schemas', folder, `${def.slug}.json`), JSON.stringify(def, null, 2));
-    }
+    writeEveryFieldSchemaFiles(dir);
     const push = await cli(['schema', 'push']);
     expect(push.code, push.stderr).toBe(0);
   });
