@@ -1,57 +1,24 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultAdminDir } from '../../src/http/admin-static.js';
 import { serveInProcess } from '../helpers/http.js';
 import { runCli, startCliServer } from '../helpers/cli.js';
 import { createTestDatabase } from '../helpers/db.js';
 import { createAdminHarness, password, type AdminHarness } from '../admin/support.js';
+import { launchBrowser, newPage, seriousViolations, shoot, signIn } from './support.js';
 
 // The admin web app (dist/admin, built by `npm run build`) driven in headless Chromium against the
-// real server on a socket. Debian's chromium: `.ci/run` installs it when it is missing.
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const shots = '/tmp/admin-shots';
-
+// real server on a socket.
 let h: AdminHarness;
 let browser: Browser;
 let project = '';
 const editorEmail = 'editor@example.test';
 const viewerEmail = 'viewer@example.test';
 
-async function newPage(width = 1280): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width, height: width > 800 ? 860 : 844 } });
-  const page = await context.newPage();
-  return { context, page };
-}
-
-async function signIn(page: Page, email: string, pw = password): Promise<void> {
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(pw);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
-
-async function shoot(page: Page, name: string): Promise<void> {
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: width > 800 ? 860 : 844 });
-    await page.screenshot({ path: join(shots, `${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 860 });
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
-
 beforeAll(async () => {
-  if (!existsSync(chromiumPath)) {
-    throw new Error(`Chromium is not installed at ${chromiumPath}: install Debian's chromium (.ci/run does) or set CHROMIUM_PATH`);
-  }
-  if (!existsSync(join(defaultAdminDir, 'index.html'))) throw new Error('dist/admin is not built: run npm run build');
-  mkdirSync(shots, { recursive: true });
   h = await createAdminHarness();
   [{ slug: project }] = await h.t.run('projects.list', {});
   await h.t.run('types.create', { kind: 'pageTypes', definition: { slug: 'article', name: 'Articles', fields: [
@@ -77,10 +44,7 @@ beforeAll(async () => {
   await h.t.cms.run('projects.create', { slug: 'second', name: 'Second site' }, { actor: { kind: 'terminal' } });
   await h.t.cms.run('types.create', { kind: 'collections', definition: { slug: 'events', name: 'Events', fields: [] } }, { actor: { kind: 'terminal' }, project: 'second' });
   await h.t.cms.run('members.add', { email: editorEmail, role: 'editor' }, { actor: { kind: 'terminal' }, project: 'second' });
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-dev-shm-usage'],
-  });
+  browser = await launchBrowser();
 });
 
 afterAll(async () => {
@@ -171,7 +135,7 @@ describe('the admin app over HTTP', () => {
 
 describe('the admin app in a browser', () => {
   it('refuses a wrong password with the API’s message, then throttles with the wait time', async () => {
-    const { context, page } = await newPage();
+    const { context, page } = await newPage(browser);
     await page.goto(`${h.http.url}/admin/`);
     await page.waitForURL(/\/admin\/login/);
     expect(await seriousViolations(page)).toEqual([]);
@@ -189,7 +153,7 @@ describe('the admin app in a browser', () => {
   });
 
   it('signs in, shows the navigation by schema with counts, lists with paging and opens an entry', async () => {
-    const { context, page } = await newPage();
+    const { context, page } = await newPage(browser);
     await page.goto(`${h.http.url}/admin/`);
     await signIn(page, editorEmail);
     await page.waitForURL(new RegExp(`/admin/p/${project}$`));
@@ -230,7 +194,7 @@ describe('the admin app in a browser', () => {
   });
 
   it('lists the blog and the media library, and opens a post', async () => {
-    const { context, page } = await newPage();
+    const { context, page } = await newPage(browser);
     await page.goto(`${h.http.url}/admin/p/${project}/blog/authors`);
     await signIn(page, editorEmail);
     await expect.poll(() => page.locator('table.list tbody tr').first().textContent()).toMatch(/^Ada Lovelaceada/);
@@ -247,7 +211,7 @@ describe('the admin app in a browser', () => {
   });
 
   it('searches by name or slug and filters by status', async () => {
-    const { context, page } = await newPage();
+    const { context, page } = await newPage(browser);
     await page.goto(`${h.http.url}/admin/p/${project}/pages/article`);
     await signIn(page, editorEmail);
     await expect.poll(() => page.getByText('Page 1 of 2').count()).toBe(1);
@@ -265,7 +229,7 @@ describe('the admin app in a browser', () => {
   });
 
   it('bulk-publishes the selection and shows each item’s result', async () => {
-    const { context, page } = await newPage();
+    const { context, page } = await newPage(browser);
     await page.goto(`${h.http.url}/admin/p/${project}/pages/article?sort=-name`);
     await signIn(page, editorEmail);
     await expect.poll(() => page.getByText('Page 1 of 2').count()).toBe(1);
@@ -283,7 +247,7 @@ describe('the admin app in a browser', () => {
   });
 
   it('switches between the projects of a member of several', async () => {
-    const { context, page } = await newPage();
+    const { context, page } = await newPage(browser);
     await page.goto(`${h.http.url}/admin/`);
     await signIn(page, editorEmail);
     await page.waitForURL(new RegExp(`/admin/p/${project}$`));
@@ -296,7 +260,7 @@ describe('the admin app in a browser', () => {
   });
 
   it('sends an expired session to sign-in and back to where the user was', async () => {
-    const { context, page } = await newPage();
+    const { context, page } = await newPage(browser);
     await page.goto(`${h.http.url}/admin/`);
     await signIn(page, editorEmail);
     await page.waitForURL(new RegExp(`/admin/p/${project}$`));
@@ -313,7 +277,7 @@ describe('the admin app in a browser', () => {
   });
 
   it('shows a viewer no write controls', async () => {
-    const { context, page } = await newPage();
+    const { context, page } = await newPage(browser);
     await page.goto(`${h.http.url}/admin/p/${project}/pages/article`);
     await signIn(page, viewerEmail);
     await expect.poll(() => page.getByText('Page 1 of 2').count()).toBe(1);
@@ -325,7 +289,7 @@ describe('the admin app in a browser', () => {
   });
 
   it('signs out: back to sign-in, and the session no longer works', async () => {
-    const { context, page } = await newPage(390);
+    const { context, page } = await newPage(browser, 390);
     await page.goto(`${h.http.url}/admin/`);
     await signIn(page, editorEmail);
     await page.waitForURL(new RegExp(`/admin/p/${project}$`));
@@ -341,7 +305,7 @@ describe('the admin app in a browser', () => {
   });
 
   it('is operable by keyboard: Tab reaches the sign-in fields and Enter signs in', async () => {
-    const { context, page } = await newPage();
+    const { context, page } = await newPage(browser);
     await page.goto(`${h.http.url}/admin/login`);
     // The form appears once the app has asked whether a session exists.
     await page.locator('#email').waitFor({ state: 'visible' });
