@@ -5,6 +5,7 @@ import { EntryScreen } from './editor/EntryScreen';
 import { currentPath, href, navigate, useLocation } from './router';
 import { ListScreen } from './screens/ListScreen';
 import { listUrl, useSections, type Section } from './sections';
+import { SettingsNav, SettingsScreen } from './settings/SettingsScreen';
 import { EmptyState, ErrorState, FullPage, link, Link, Loading, Redirect } from './ui';
 
 // ---------------------------------------------------------------------------------------------
@@ -152,7 +153,8 @@ function Shell({ me, project, role, rest }: { me: Me; project: string; role: Rol
   const entryId = rest[0] === 'blog' ? rest[2] : rest[2];
 
   let screen: ReactNode;
-  if (!key) screen = <Home sections={sections} pending={pending} />;
+  if (rest[0] === 'settings') screen = <SettingsScreen key={rest[1] ?? ''} me={me} project={project} role={role} area={rest[1] ?? ''} rest={rest.slice(2)} />;
+  else if (!key) screen = <Home sections={sections} pending={pending} />;
   else if (pending) screen = <Loading label="Loading the project’s schema…" />;
   else if (error) screen = <ErrorState error={error} />;
   else if (!section) screen = <EmptyState title="Not found">This project has no such section.</EmptyState>;
@@ -194,6 +196,7 @@ function Shell({ me, project, role, rest }: { me: Me; project: string; role: Rol
             </div>
           );
         })}
+        <SettingsNav project={project} role={role} current={rest[0] === 'settings' ? rest[1] ?? '' : null} />
       </nav>
       <main id="main" className="main" tabIndex={-1}>{screen}</main>
     </div>

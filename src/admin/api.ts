@@ -23,7 +23,9 @@ export interface TypeDef { slug: string; name: string; fields?: unknown[] }
 export interface BulkResult { id: string; ok: boolean; error?: ApiErrorBody }
 
 const roleOrder: Role[] = ['viewer', 'editor', 'developer', 'admin', 'owner'];
-export const canWrite = (role: Role | undefined) => role !== undefined && roleOrder.indexOf(role) >= roleOrder.indexOf('editor');
+/** Whether a member of this role has at least the given one (the server still decides every request). */
+export const atLeast = (role: Role | undefined, min: Role) => role !== undefined && roleOrder.indexOf(role) >= roleOrder.indexOf(min);
+export const canWrite = (role: Role | undefined) => atLeast(role, 'editor');
 
 /** Called when an answer says the session is gone (401 outside sign-in). */
 let onUnauthorized: () => void = () => {};

@@ -1,0 +1,7 @@
+import type { SettingsProps } from './SettingsScreen';
+import { EmptyState } from '../ui';
+
+// PLACEHOLDER: replaced by the Migrations screen.
+export function MigrationsScreen(_props: SettingsProps) {
+  return <EmptyState title="Not built yet">This settings page is not built yet.</EmptyState>;
+}
