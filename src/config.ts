@@ -68,21 +68,18 @@ export const configFileSchema = z.strictObject({
   logLevel: z.enum(['error', 'warn', 'info', 'debug', 'silent']).optional(),
   media: z.strictObject({ maxUploadBytes: z.number().int().positive().optional() }).optional(),
   /** Where media files are kept (docs/media.md): the data folder (the default) or an S3-compatible bucket. */
-  storage: z.discriminatedUnion('driver', [
-    z.strictObject({ driver: z.literal('local') }),
-    z.strictObject({
-      driver: z.literal('s3'),
-      bucket: z.string().min(3, 'must be a bucket name').max(63),
-      prefix: z.string().max(200).optional(),
-      region: z.string().min(1).optional(),
-      endpoint: httpUrl.optional(),
-      forcePathStyle: z.boolean().optional(),
-      /** Answer file URLs with a 302 to a short-lived signed URL of the bucket instead of streaming them. */
-      redirect: z.boolean().optional(),
-      /** How long a signed URL of the redirect mode is valid, in seconds (60 to 7 days). */
-      redirectSeconds: z.number().int().min(60).max(604800).optional(),
-    }),
-  ]).optional(),
+  storage: z.strictObject({
+    driver: z.enum(['local', 's3']).optional(),
+    bucket: z.string().min(3, 'must be a bucket name').max(63).optional(),
+    prefix: z.string().max(200).optional(),
+    region: z.string().min(1).optional(),
+    endpoint: httpUrl.optional(),
+    forcePathStyle: z.boolean().optional(),
+    /** Answer file URLs with a 302 to a short-lived signed URL of the bucket instead of streaming them. */
+    redirect: z.boolean().optional(),
+    /** How long a signed URL of the redirect mode is valid, in seconds (60 to 7 days). */
+    redirectSeconds: z.number().int().min(60).max(604800).optional(),
+  }).optional(),
   webhooks: z.strictObject({
     /** Refuse receivers on private and loopback addresses (link-local and metadata ones always are). */
     blockPrivate: z.boolean().optional(),
@@ -108,7 +105,6 @@ export const storageDrivers = ['local', 's3'] as const;
 
 /** An S3-compatible bucket for media files; credentials come from the standard AWS variables. */
 export interface S3StorageConfig {
-  driver: 's3';
   bucket: string;
   /** Keys start with it (`cms/` puts files at `cms/<project>/<file>`); empty by default. */
   prefix: string;
@@ -121,7 +117,14 @@ export interface S3StorageConfig {
   redirectSeconds: number;
 }
 
-export type StorageConfig = { driver: 'local' } | S3StorageConfig;
+/**
+ * Which store holds media files, and the bucket's settings whenever a bucket is configured (also
+ * with the local driver: `cms media migrate-storage --to s3` copies into it before the switch).
+ */
+export interface StorageConfig {
+  driver: 'local' | 's3';
+  s3: S3StorageConfig | null;
+}
 
 export const defaultRedirectSeconds = 300;
 
@@ -319,27 +322,30 @@ export function loadConfig(options: LoadConfigOptions = {}): CmsConfig {
 export function storageConfigOf(file: ConfigFile['storage'], env: NodeJS.ProcessEnv): StorageConfig {
   const driver = env.CMS_STORAGE ? env.CMS_STORAGE.trim().toLowerCase() : file?.driver ?? 'local';
   if (driver !== 'local' && driver !== 's3') throw new ConfigError(`CMS_STORAGE must be one of ${storageDrivers.join(', ')}, got ${env.CMS_STORAGE}`);
-  if (driver === 'local') return { driver };
-  const s3 = file?.driver === 's3' ? file : undefined;
-  const bucket = env.CMS_S3_BUCKET || s3?.bucket;
-  if (!bucket) throw new ConfigError('S3 storage needs a bucket: set CMS_S3_BUCKET or storage.bucket in cms.config.json');
-  const endpoint = env.CMS_S3_ENDPOINT || s3?.endpoint || null;
+  const bucket = env.CMS_S3_BUCKET || file?.bucket;
+  if (!bucket) {
+    if (driver === 's3') throw new ConfigError('S3 storage needs a bucket: set CMS_S3_BUCKET or storage.bucket in cms.config.json');
+    return { driver, s3: null };
+  }
+  const endpoint = env.CMS_S3_ENDPOINT || file?.endpoint || null;
   if (endpoint !== null && !httpUrl.safeParse(endpoint).success) {
     throw new ConfigError(`CMS_S3_ENDPOINT must be an http(s) URL like https://<account>.r2.cloudflarestorage.com, got ${endpoint}`);
   }
-  const redirectSeconds = env.CMS_S3_REDIRECT_SECONDS ? Number(env.CMS_S3_REDIRECT_SECONDS) : s3?.redirectSeconds ?? defaultRedirectSeconds;
+  const redirectSeconds = env.CMS_S3_REDIRECT_SECONDS ? Number(env.CMS_S3_REDIRECT_SECONDS) : file?.redirectSeconds ?? defaultRedirectSeconds;
   if (!Number.isSafeInteger(redirectSeconds) || redirectSeconds < 60 || redirectSeconds > 604800) {
     throw new ConfigError(`CMS_S3_REDIRECT_SECONDS must be a number of seconds from 60 to 604800, got ${env.CMS_S3_REDIRECT_SECONDS}`);
   }
   return {
     driver,
-    bucket,
-    prefix: env.CMS_S3_PREFIX ?? s3?.prefix ?? '',
-    region: env.CMS_S3_REGION || s3?.region || env.AWS_REGION || null,
-    endpoint,
-    forcePathStyle: env.CMS_S3_FORCE_PATH_STYLE ? parseBoolean('CMS_S3_FORCE_PATH_STYLE', env.CMS_S3_FORCE_PATH_STYLE) : s3?.forcePathStyle ?? false,
-    redirect: env.CMS_S3_REDIRECT ? parseBoolean('CMS_S3_REDIRECT', env.CMS_S3_REDIRECT) : s3?.redirect ?? false,
-    redirectSeconds,
+    s3: {
+      bucket,
+      prefix: env.CMS_S3_PREFIX ?? file?.prefix ?? '',
+      region: env.CMS_S3_REGION || file?.region || env.AWS_REGION || null,
+      endpoint,
+      forcePathStyle: env.CMS_S3_FORCE_PATH_STYLE ? parseBoolean('CMS_S3_FORCE_PATH_STYLE', env.CMS_S3_FORCE_PATH_STYLE) : file?.forcePathStyle ?? false,
+      redirect: env.CMS_S3_REDIRECT ? parseBoolean('CMS_S3_REDIRECT', env.CMS_S3_REDIRECT) : file?.redirect ?? false,
+      redirectSeconds,
+    },
   };
 }
 
@@ -434,7 +440,7 @@ export function resolveConfig(input: CmsConfigInput = {}): CmsConfig {
     metrics: input.metrics ?? { enabled: false, token: null },
     logLevel: input.logLevel ?? 'info',
     drainMs: input.drainMs ?? 0,
-    storage: input.storage ?? { driver: 'local' },
+    storage: input.storage ?? { driver: 'local', s3: null },
   };
 }
 

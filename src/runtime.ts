@@ -16,7 +16,7 @@ import { checkAccess, parseInput, type AnyOperation, type Operation } from './co
 import { isOperationName, operations, type InputOf, type OperationName, type OutputOf } from './core/registry.js';
 import { insertOutbox, outboxChannel, outboxRowsOf, type OutboxRow } from './core/webhooks/outbox.js';
 import { findStoredResponse, storeResponse, type IdempotencyScope } from './core/idempotency.js';
-import { completeMediaStore, openMediaStore } from './media/stores.js';
+import { completeMediaStore, openMediaStore, openStoreOf } from './media/stores.js';
 import { createMigrationRunner } from './importers/runner.js';
 import { createWebhookDispatcher } from './webhooks/dispatcher.js';
 import { createListTotals } from './list-totals.js';
@@ -156,8 +156,13 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
   // live on the disk, migrations run in this process, webhooks go out through one dispatcher
   // (which `cms serve` drives and `cms webhooks process` runs once).
   let engine: Cms | undefined;
+  const mediaFiles = options.services?.mediaFiles ? completeMediaStore(options.services.mediaFiles) : await openMediaStore(config);
   const services: Readonly<Services> = Object.freeze({
-    mediaFiles: options.services?.mediaFiles ? completeMediaStore(options.services.mediaFiles) : await openMediaStore(config),
+    mediaFiles,
+    mediaStores: options.services?.mediaStores ?? {
+      driver: config.storage.driver,
+      open: async (driver) => (driver === config.storage.driver ? mediaFiles : openStoreOf(config, driver)),
+    },
     migrationRunner: options.services?.migrationRunner ?? createMigrationRunner(() => {
       if (!engine) throw new Error('the engine is not ready yet');
       return engine;

@@ -4,7 +4,6 @@ import { access, mkdir, opendir, readdir, rename, rm, stat, writeFile } from 'no
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
 import { storedFilenamePattern } from '../core/media/file.js';
 import { variantPattern, type ByteRange, type ImageSize, type MediaLocation, type MediaStore, type StoredFileStat, type WriteBody } from '../core/media/storage.js';
 import { isSlug } from '../lib/slug.js';
@@ -34,8 +33,7 @@ export function checkLocation(location: MediaLocation): void {
 /** A body to write as a Node stream (a web stream is read as it arrives). */
 export function nodeReadable(body: WriteBody): Readable {
   if (body instanceof Uint8Array) return Readable.from([body]);
-  // The DOM and node:stream/web types of a web stream differ only on paper.
-  return Readable.fromWeb(body as unknown as NodeWebReadableStream<Uint8Array>);
+  return Readable.fromWeb(body);
 }
 
 async function statOf(path: string): Promise<StoredFileStat | null> {
@@ -133,7 +131,7 @@ export function createDiskMediaFiles(root: string, cacheRoot?: string): MediaSto
       }
     },
     async *list(project) {
-      const projects = project !== undefined ? [project] : await readdir(root).catch(() => [] as string[]);
+      const projects: string[] = project !== undefined ? [project] : await readdir(root).catch(() => []);
       for (const slug of projects) {
         if (!isSlug(slug)) continue;
         const dir = await opendir(join(root, slug)).catch(() => null);

@@ -4,7 +4,6 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
 import { Readable } from 'node:stream';
 import type { S3StorageConfig } from '../config.js';
 import { storedFilenamePattern } from '../core/media/file.js';
@@ -98,10 +97,9 @@ export function createS3MediaFiles(config: S3StorageConfig, client?: S3Client): 
       } catch (e) {
         throw fail(`read of ${key}`, e);
       }
-      if (!out.Body) throw fail(`read of ${key}`, new Error('no body'));
       // In Node the body is a node:stream Readable.
-      const body = out.Body as Readable;
-      return Readable.toWeb(body) as unknown as ReadableStream<Uint8Array> & NodeWebReadableStream<Uint8Array>;
+      if (!(out.Body instanceof Readable)) throw fail(`read of ${key}`, new Error('no body'));
+      return Readable.toWeb(out.Body);
     },
     stat,
     async remove(location) {
@@ -121,6 +119,7 @@ export function createS3MediaFiles(config: S3StorageConfig, client?: S3Client): 
     async *list(project) {
       for await (const object of listKeys(project !== undefined ? `${prefix}${project}/` : prefix)) {
         const rest = object.key.slice(prefix.length).split('/');
+        // `<prefix>cache/...` keys are rendered variants: four parts, never two.
         if (rest.length !== 2) continue;
         const [slug = '', filename = ''] = rest;
         if (isSlug(slug) && storedFilenamePattern.test(filename)) yield { project: slug, filename, size: object.size };

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { CmsConfig, StorageConfig } from '../config.js';
 import type { MediaFiles, MediaStore } from '../core/media/storage.js';
+import { CmsError } from '../core/errors.js';
 import { createDiskMediaFiles } from './files.js';
 
 /** Where rendered transforms of the local store are kept (as before the S3 store existed). */
@@ -11,9 +12,15 @@ export const transformCacheDir = (dataDir: string): string => join(dataDir, 'cac
  * `<dataDir>/cache/media`) or an S3-compatible bucket. The AWS SDK is loaded only for the second.
  */
 export async function openMediaStore(config: Pick<CmsConfig, 'dataDir'> & { storage: StorageConfig }): Promise<MediaStore> {
-  if (config.storage.driver === 's3') {
+  return openStoreOf(config, config.storage.driver);
+}
+
+/** The store of `driver` with this configuration's settings (the bucket's may be set while the local store is in use). */
+export async function openStoreOf(config: Pick<CmsConfig, 'dataDir'> & { storage: StorageConfig }, driver: StorageConfig['driver']): Promise<MediaStore> {
+  if (driver === 's3') {
+    if (!config.storage.s3) throw new CmsError('VALIDATION_FAILED', 'S3 storage needs a bucket: set CMS_S3_BUCKET (and CMS_S3_REGION, CMS_S3_ENDPOINT ... as needed) or storage.bucket in cms.config.json');
     const { createS3MediaFiles } = await import('./s3.js');
-    return createS3MediaFiles(config.storage);
+    return createS3MediaFiles(config.storage.s3);
   }
   return createDiskMediaFiles(join(config.dataDir, 'media'), transformCacheDir(config.dataDir));
 }

@@ -87,6 +87,17 @@ export interface MediaStore extends MediaFiles {
   signedUrl(location: MediaLocation, opts: { expiresInSeconds: number; contentType: string }): Promise<string | null>;
 }
 
+export const storageDrivers = ['local', 's3'] as const;
+export type StorageDriver = (typeof storageDrivers)[number];
+
+/** The configured stores: the one in use and, for `cms media migrate-storage`, the other one. */
+export interface MediaStores {
+  /** The driver of `services.mediaFiles`. */
+  readonly driver: StorageDriver;
+  /** The store of `driver` with the configured settings (the one in use for its own driver). */
+  open(driver: StorageDriver): Promise<MediaStore>;
+}
+
 export function mediaFilesOf(ctx: Pick<Ctx, 'services'>): MediaStore {
   const files: MediaStore | undefined = ctx.services.mediaFiles;
   if (!files) throw new CmsError('INTERNAL', 'Media storage is not configured (services.mediaFiles)');

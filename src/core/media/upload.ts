@@ -76,7 +76,14 @@ export async function storeUpload(ctx: Ctx, file: UploadFile, path = 'data'): Pr
   await lockContent(ctx, sha256);
   // Written before the row commits: if the transaction rolls back, the file stays without a row,
   // which is harmless because the same bytes always land on the same name.
-  await files.put(locationOf(ctx, filename), bytes);
+  try {
+    await files.put(locationOf(ctx, filename), bytes);
+  } catch (e) {
+    // The store failed (a bucket that does not answer, a full disk): the error rolls the
+    // transaction back, so no row is left without its file; a store leaves no half-written file.
+    ctx.log.error('media store write failed', { filename, error: e instanceof Error ? e.message : String(e) });
+    throw new CmsError('SERVER_BUSY', 'The media store could not be written, so nothing was stored; try the upload again later');
+  }
   await ensureFolder(ctx, file.folder);
   const now = ctx.clock.now();
   const [row] = await ctx.db.insert(media).values({

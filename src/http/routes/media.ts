@@ -246,7 +246,7 @@ const serveFileRoute: RouteDef = {
       ? await transformImage(files, info, transform)
       : { size: stats.size, mimeType: info.mimeType, etag: `"${info.sha256}"`, open: (range) => files.open(info.location, range), location: info.location };
     const storage = rc.cms.config.storage;
-    if (storage.driver === 's3' && storage.redirect) return redirectToStore(rc.req, source, files, storage.redirectSeconds);
+    if (storage.driver === 's3' && storage.s3?.redirect) return redirectToStore(rc.req, source, files, storage.s3.redirectSeconds);
     return sendFile(rc.req, source);
   },
 };
