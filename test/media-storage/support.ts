@@ -20,6 +20,8 @@ export interface TestS3 {
   /** The endpoint the engine is given: a pass-through in front of the S3 server, so a test can make it fail. */
   endpoint: string;
   mode: StoreMode;
+  /** After this many more PUT requests pass, the store goes `down` (an interruption in the middle of a copy). */
+  downAfterPuts: number | null;
   /** Objects created so far, counted by the S3 server (PUTs and completed multipart uploads). */
   created: string[];
   /** Storage settings for this bucket (`prefix` as given). */
@@ -43,8 +45,16 @@ export async function startS3(): Promise<TestS3> {
   s3rver.on('event', (event: { Records: Array<{ eventName: string; s3: { object: { key: string } } }> }) => {
     for (const record of event.Records) if (record.eventName.startsWith('ObjectCreated')) created.push(decodeURIComponent(record.s3.object.key));
   });
-  const state: { mode: StoreMode } = { mode: 'ok' };
+  const state: { mode: StoreMode; downAfterPuts: number | null } = { mode: 'ok', downAfterPuts: null };
   const proxy: Server = createServer((req, res) => {
+    if (req.method === 'PUT' && state.downAfterPuts !== null) {
+      if (state.downAfterPuts === 0) {
+        state.mode = 'down';
+        state.downAfterPuts = null;
+      } else {
+        state.downAfterPuts -= 1;
+      }
+    }
     if (state.mode === 'down') {
       req.socket.destroy();
       return;
@@ -73,6 +83,8 @@ export async function startS3(): Promise<TestS3> {
     endpoint,
     get mode() { return state.mode; },
     set mode(mode: StoreMode) { state.mode = mode; },
+    get downAfterPuts() { return state.downAfterPuts; },
+    set downAfterPuts(n: number | null) { state.downAfterPuts = n; },
     created,
     config: (prefix = '', extra = {}) => ({
       bucket, prefix, region: 'us-east-1', endpoint, forcePathStyle: true, redirect: false, redirectSeconds: 300, ...extra,

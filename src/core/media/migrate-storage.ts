@@ -35,8 +35,8 @@ const hashOf = async (stream: ReadableStream<Uint8Array>): Promise<{ sha256: str
 
 /** The SHA-256 of a file in a store, or null when it is not there (or cannot be read). */
 async function storedHash(store: MediaStore, location: MediaLocation): Promise<string | null> {
-  if (!(await store.stat(location))) return null;
   try {
+    if (!(await store.stat(location))) return null;
     return (await hashOf(await store.open(location))).sha256;
   } catch {
     return null;
