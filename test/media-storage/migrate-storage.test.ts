@@ -126,4 +126,16 @@ describe(`cms media migrate-storage (${testDriver})`, () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.json().data).toMatchObject({ files: 3, skipped: 2, copied: 0, failed: [], missing: [{ project: 'default', filename: b }] });
   });
+
+  it('cms media orphans lists a file in the data folder that no media row names, and --delete removes it', async () => {
+    const orphan = `${'cd'.repeat(32)}.bin`;
+    writeFileSync(join(localDir(), orphan), 'no row names me');
+    const listed = await cli(['media', 'orphans']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.json().data).toMatchObject({ store: expect.stringMatching(/^local:/), orphans: [{ project: 'default', filename: orphan, size: 15 }], removed: 0 });
+    const removed = await cli(['media', 'orphans', '--delete']);
+    expect(removed.json().data).toMatchObject({ removed: 1 });
+    expect(existsSync(join(localDir(), orphan))).toBe(false);
+    expect(existsSync(join(localDir(), media['a.png']!.filename))).toBe(true);
+  });
 });

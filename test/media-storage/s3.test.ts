@@ -157,6 +157,27 @@ describe(`media in S3 storage (${testDriver})`, () => {
     expect(listAfter.data.map((m: { id: string }) => m.id)).toEqual(listBefore.data.map((m: { id: string }) => m.id));
     expect(h.events.filter((e) => e.kind === 'media.uploaded' && (e.data as { originalFilename: string }).originalFilename === 'broken.bin')).toEqual([]);
   });
+  it('finds stored files that no media row names (cms media orphans), and removes them only with delete', async () => {
+    const { S3Client, PutObjectCommand } = await import('@aws-sdk/client-s3');
+    const client = new S3Client({ region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true });
+    const orphan = `${'ab'.repeat(32)}.png`;
+    await client.send(new PutObjectCommand({ Bucket: 'cms-media', Key: `${prefix}/default/${orphan}`, Body: Buffer.from('left behind') }));
+    await client.send(new PutObjectCommand({ Bucket: 'cms-media', Key: `${prefix}/gone-project/${orphan}`, Body: Buffer.from('left behind') }));
+    client.destroy();
+    const kept = (await (await h.upload(await makeImage('png', 4, 4, '#445566'), 'kept.png')).json()).data;
+    const found = await h.t.run('media.orphans', {});
+    expect(found.orphans).toEqual([
+      { project: 'default', filename: orphan, size: 11 },
+      { project: 'gone-project', filename: orphan, size: 11 },
+    ]);
+    expect(found.removed).toBe(0);
+    expect(await s3.keys(`${prefix}/default/${orphan}`)).toHaveLength(1);
+    const removed = await h.t.run('media.orphans', { delete: true });
+    expect(removed.removed).toBe(2);
+    expect(await s3.keys(`${prefix}/default/${orphan}`)).toEqual([]);
+    expect(await s3.keys(`${prefix}/default/${kept.filename}`)).toHaveLength(1);
+    expect((await h.t.run('media.orphans', {})).orphans).toEqual([]);
+  });
 });
 
 describe(`media in S3 storage, redirect mode (${testDriver})`, () => {

@@ -140,4 +140,17 @@ export function registerMedia(program: Command, state: ProgramState): void {
       ].join('\n'));
       if (data.failed.length > 0) state.exitCode = 1;
     }));
+
+  media.command('orphans')
+    .description('list stored files that no media item names (left by a failed commit or a deleted project); --delete removes them')
+    .option('--delete', 'remove the files found')
+    .action(action(state, async (g, opts: { delete?: boolean }) => {
+      const data = await run(g, (e) => e.run('media.orphans', { delete: !!opts.delete }));
+      printResult(io, g, data, (d) => [
+        ...d.orphans.map((o) => `  ${o.project}/${o.filename} (${o.size} bytes)`),
+        d.orphans.length === 0 ? `No orphan files in ${d.store}.`
+          : opts.delete ? `Removed ${d.removed} of ${d.orphans.length} orphan file(s) from ${d.store}.`
+            : `${d.orphans.length} orphan file(s) in ${d.store}; remove them with cms media orphans --delete.`,
+      ].join('\n'));
+    }));
 }

@@ -4,6 +4,7 @@ import { listMediaFolders, moveMedia, renameMediaFolder } from './folders.js';
 import { getMedia } from './get.js';
 import { listMedia } from './list.js';
 import { migrateStorage } from './migrate-storage.js';
+import { findOrphans } from './orphans.js';
 import { updateMedia } from './update.js';
 import { bulkUploadMedia, uploadMedia } from './upload.js';
 
@@ -27,4 +28,5 @@ export const mediaOperations = {
   'media.delete': deleteMedia,
   'media.file': mediaFile,
   'media.migrateStorage': migrateStorage,
+  'media.orphans': findOrphans,
 } as const;

@@ -45,7 +45,12 @@ export function decodeUpload(data: string | Uint8Array, maxBytes: number, path =
 
 /** Serialises writers of the same bytes in a project, so a delete never removes a file an upload is about to use. */
 export async function lockContent(ctx: Pick<Ctx, 'db' | 'project'>, sha256: string): Promise<void> {
-  await ctx.db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`media:${ctx.project.id}:${sha256}`}, 0))`);
+  await lockContentOf(ctx.db, ctx.project.id, sha256);
+}
+
+/** The same lock for a project named by id (the cleanup of orphans runs on no one project). */
+export async function lockContentOf(db: Ctx['db'], projectId: string, sha256: string): Promise<void> {
+  await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`media:${projectId}:${sha256}`}, 0))`);
 }
 
 export async function ensureFolder(ctx: Pick<Ctx, 'db' | 'project' | 'clock'>, folder: string | null | undefined): Promise<void> {
