@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCliInProcess, spawnCli } from '../helpers/cli.js';
+import { runCli, runCliInProcess, spawnCli } from '../helpers/cli.js';
 import { createTestDatabase, testDriver } from '../helpers/db.js';
 import { bucket, startS3, type TestS3 } from './support.js';
 
@@ -57,7 +57,8 @@ describe(`cms media migrate-storage killed mid-way (${testDriver})`, { timeout: 
     expect(before).toBeGreaterThanOrEqual(1);
     expect(before).toBeLessThan(fileCount);
 
-    const again = await runCliInProcess(['media', 'migrate-storage', '--to', 's3', '--json'], { cwd: dir, env: env() });
+    // The built CLI again, as a child process: it also exits by itself once done (no S3 connection keeps it up).
+    const again = await runCli(['media', 'migrate-storage', '--to', 's3', '--json'], { cwd: dir, env: env(), timeoutMs: 60_000 });
     expect(again.code, again.stderr).toBe(0);
     const report = again.json().data;
     expect(report).toMatchObject({ files: fileCount, failed: [], missing: [] });
