@@ -67,6 +67,19 @@ export const configFileSchema = z.strictObject({
   /** The level of `cms serve`'s log lines (CMS_LOG_LEVEL). */
   logLevel: z.enum(['error', 'warn', 'info', 'debug', 'silent']).optional(),
   media: z.strictObject({ maxUploadBytes: z.number().int().positive().optional() }).optional(),
+  /** Where media files are kept (docs/media.md): the data folder (the default) or an S3-compatible bucket. */
+  storage: z.strictObject({
+    driver: z.enum(['local', 's3']).optional(),
+    bucket: z.string().min(3, 'must be a bucket name').max(63).optional(),
+    prefix: z.string().max(200).optional(),
+    region: z.string().min(1).optional(),
+    endpoint: httpUrl.optional(),
+    forcePathStyle: z.boolean().optional(),
+    /** Answer file URLs with a 302 to a short-lived signed URL of the bucket instead of streaming them. */
+    redirect: z.boolean().optional(),
+    /** How long a signed URL of the redirect mode is valid, in seconds (60 to 7 days). */
+    redirectSeconds: z.number().int().min(60).max(604800).optional(),
+  }).optional(),
   webhooks: z.strictObject({
     /** Refuse receivers on private and loopback addresses (link-local and metadata ones always are). */
     blockPrivate: z.boolean().optional(),
@@ -87,6 +100,33 @@ export const configFileSchema = z.strictObject({
   }).optional(),
 });
 export type ConfigFile = z.infer<typeof configFileSchema>;
+
+export const storageDrivers = ['local', 's3'] as const;
+
+/** An S3-compatible bucket for media files; credentials come from the standard AWS variables. */
+export interface S3StorageConfig {
+  bucket: string;
+  /** Keys start with it (`cms/` puts files at `cms/<project>/<file>`); empty by default. */
+  prefix: string;
+  region: string | null;
+  /** For stores other than AWS (R2, MinIO, ...): their endpoint URL. */
+  endpoint: string | null;
+  forcePathStyle: boolean;
+  /** File URLs answer 302 to a signed URL valid for `redirectSeconds`, instead of streaming the bytes. */
+  redirect: boolean;
+  redirectSeconds: number;
+}
+
+/**
+ * Which store holds media files, and the bucket's settings whenever a bucket is configured (also
+ * with the local driver: `cms media migrate-storage --to s3` copies into it before the switch).
+ */
+export interface StorageConfig {
+  driver: 'local' | 's3';
+  s3: S3StorageConfig | null;
+}
+
+export const defaultRedirectSeconds = 300;
 
 export interface CmsConfig {
   /** The folder the config file lives in (or the working folder without one). */
@@ -128,6 +168,8 @@ export interface CmsConfig {
   logLevel: LogLevel;
   /** A stopping server answers /readyz 503 for this long before it stops taking requests (CMS_SHUTDOWN_DRAIN_MS; 0 by default). */
   drainMs: number;
+  /** Where media files are kept: the data folder (`local`, the default) or an S3-compatible bucket (CMS_STORAGE=s3, CMS_S3_*). */
+  storage: StorageConfig;
 }
 
 export const logLevels = ['error', 'warn', 'info', 'debug', 'silent'] as const;
@@ -272,6 +314,38 @@ export function loadConfig(options: LoadConfigOptions = {}): CmsConfig {
     metrics: { enabled: metricsEnabled, token: env.CMS_METRICS_TOKEN || parsed.metrics?.token || null },
     logLevel,
     drainMs,
+    storage: storageConfigOf(parsed.storage, env),
+  };
+}
+
+/** The `storage` settings: each CMS_S3_* variable wins over its member of the file. */
+export function storageConfigOf(file: ConfigFile['storage'], env: NodeJS.ProcessEnv): StorageConfig {
+  const driver = env.CMS_STORAGE ? env.CMS_STORAGE.trim().toLowerCase() : file?.driver ?? 'local';
+  if (driver !== 'local' && driver !== 's3') throw new ConfigError(`CMS_STORAGE must be one of ${storageDrivers.join(', ')}, got ${env.CMS_STORAGE}`);
+  const bucket = env.CMS_S3_BUCKET || file?.bucket;
+  if (!bucket) {
+    if (driver === 's3') throw new ConfigError('S3 storage needs a bucket: set CMS_S3_BUCKET or storage.bucket in cms.config.json');
+    return { driver, s3: null };
+  }
+  const endpoint = env.CMS_S3_ENDPOINT || file?.endpoint || null;
+  if (endpoint !== null && !httpUrl.safeParse(endpoint).success) {
+    throw new ConfigError(`CMS_S3_ENDPOINT must be an http(s) URL like https://<account>.r2.cloudflarestorage.com, got ${endpoint}`);
+  }
+  const redirectSeconds = env.CMS_S3_REDIRECT_SECONDS ? Number(env.CMS_S3_REDIRECT_SECONDS) : file?.redirectSeconds ?? defaultRedirectSeconds;
+  if (!Number.isSafeInteger(redirectSeconds) || redirectSeconds < 60 || redirectSeconds > 604800) {
+    throw new ConfigError(`CMS_S3_REDIRECT_SECONDS must be a number of seconds from 60 to 604800, got ${env.CMS_S3_REDIRECT_SECONDS}`);
+  }
+  return {
+    driver,
+    s3: {
+      bucket,
+      prefix: env.CMS_S3_PREFIX ?? file?.prefix ?? '',
+      region: env.CMS_S3_REGION || file?.region || env.AWS_REGION || null,
+      endpoint,
+      forcePathStyle: env.CMS_S3_FORCE_PATH_STYLE ? parseBoolean('CMS_S3_FORCE_PATH_STYLE', env.CMS_S3_FORCE_PATH_STYLE) : file?.forcePathStyle ?? false,
+      redirect: env.CMS_S3_REDIRECT ? parseBoolean('CMS_S3_REDIRECT', env.CMS_S3_REDIRECT) : file?.redirect ?? false,
+      redirectSeconds,
+    },
   };
 }
 
@@ -321,6 +395,7 @@ const configMembers: Record<keyof CmsConfig, true> = {
   rootDir: true, configFile: true, project: true, createProject: true, dataDir: true, schemasDir: true, databaseUrl: true,
   baseUrl: true, baseUrlSet: true, port: true, host: true, cache: true, cacheMaxBytes: true, corsOrigin: true, rateLimit: true, trustProxy: true,
   maxUploadBytes: true, shutdownGraceMs: true, webhookBlockPrivate: true, ai: true, metrics: true, logLevel: true, drainMs: true,
+  storage: true,
 };
 
 /** True for a complete configuration (what `loadConfig` makes), which is used as it is. */
@@ -365,6 +440,7 @@ export function resolveConfig(input: CmsConfigInput = {}): CmsConfig {
     metrics: input.metrics ?? { enabled: false, token: null },
     logLevel: input.logLevel ?? 'info',
     drainMs: input.drainMs ?? 0,
+    storage: input.storage ?? { driver: 'local', s3: null },
   };
 }
 

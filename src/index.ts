@@ -15,7 +15,7 @@ export { CmsError, isCmsError, errorCodes } from './core/errors.js';
 export type { ErrorCode, Issue } from './core/errors.js';
 export { operations, isOperationName } from './core/registry.js';
 export type { Operations, OperationName, InputOf, OutputOf } from './core/registry.js';
-export type { MediaFiles } from './core/media/storage.js';
+export type { MediaFiles, MediaStore, MediaLocation, ByteRange, WriteBody } from './core/media/storage.js';
 export type { MigrationRunner } from './core/migrations/port.js';
 export type { WebhookDispatcher, WebhookPassSummary } from './core/webhooks/port.js';
 export type { AiProvider, AiService, AiRequest, AiAnswer } from './core/ai/port.js';

@@ -1,6 +1,3 @@
-import { constants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { appliedQuery, shippedDatabaseMigrations } from './db/client.js';
 import { rowsOf } from './lib/rows.js';
@@ -8,7 +5,7 @@ import type { Cms } from './runtime.js';
 
 /**
  * What `GET /readyz` checks (docs/operating.md): the database answers, every shipped schema
- * migration is applied, and media storage can be written (the data folder, today).
+ * migration is applied, and media storage can be reached and written (the data folder is writable, or the bucket answers).
  */
 export interface Check {
   ok: boolean;
@@ -29,7 +26,7 @@ export async function readinessChecks(cms: Cms): Promise<Record<string, Check>> 
         throw new Error(`${shipped.count - applied} database migration(s) not applied yet`);
       }
     }),
-    check(() => writableFolder(join(cms.config.dataDir, 'media'))),
+    check(() => cms.services.mediaFiles.check()),
   ]);
   return { database, migrations, storage };
 }
@@ -46,24 +43,5 @@ async function check(run: () => Promise<void>): Promise<Check> {
     return { ok: false, reason: e instanceof Error ? e.message : String(e) };
   } finally {
     clearTimeout(timer);
-  }
-}
-
-/**
- * Media files live in the data folder today (the disk store makes the project folders on first
- * write): the folder, or the nearest one above it that exists, must be writable by this process.
- */
-async function writableFolder(folder: string): Promise<void> {
-  let at = folder;
-  for (;;) {
-    const found = await stat(at).then((s) => s, () => null);
-    if (found) {
-      if (!found.isDirectory()) throw new Error(`${at} is not a folder`);
-      await access(at, constants.W_OK | constants.X_OK).catch(() => { throw new Error(`the media folder ${at} is not writable`); });
-      return;
-    }
-    const up = dirname(at);
-    if (up === at) throw new Error(`no folder of ${folder} exists`);
-    at = up;
   }
 }

@@ -9,13 +9,14 @@ import { inMemoryDatabaseUrl, openEngineDatabase, type EngineDatabase } from './
 import { contentRevisions, projects } from './db/schema/index.js';
 import type { Actor } from './core/actor.js';
 import type { Clock, Ctx, EventKind, Logger, ProjectRef, Services } from './core/context.js';
+import type { MediaFiles, MediaStore } from './core/media/storage.js';
 import { initialLocales, isMultilingual, type Locale } from './core/locales/model.js';
 import { CmsError, isCmsError } from './core/errors.js';
 import { checkAccess, parseInput, type AnyOperation, type Operation } from './core/operation.js';
 import { isOperationName, operations, type InputOf, type OperationName, type OutputOf } from './core/registry.js';
 import { insertOutbox, outboxChannel, outboxRowsOf, type OutboxRow } from './core/webhooks/outbox.js';
 import { findStoredResponse, storeResponse, type IdempotencyScope } from './core/idempotency.js';
-import { createDiskMediaFiles } from './media/files.js';
+import { completeMediaStore, openMediaStore, openStoreOf } from './media/stores.js';
 import { createMigrationRunner } from './importers/runner.js';
 import { createWebhookDispatcher } from './webhooks/dispatcher.js';
 import { createListTotals } from './list-totals.js';
@@ -76,7 +77,10 @@ export interface CreateCmsOptions {
    * Ports handed in instead of the engine's own (a test's media store or dispatcher). The engine
    * closes them with itself, as it does its own.
    */
-  services?: Partial<Services>;
+  services?: Partial<Omit<Services, 'mediaFiles'>> & {
+    /** A store with only the media operations' methods is completed (see `completeMediaStore`). */
+    mediaFiles?: MediaFiles | MediaStore;
+  };
   /** Reuse an open database (tests share one PGlite between engines). */
   handle?: DbHandle;
   /**
@@ -152,8 +156,13 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
   // live on the disk, migrations run in this process, webhooks go out through one dispatcher
   // (which `cms serve` drives and `cms webhooks process` runs once).
   let engine: Cms | undefined;
+  const mediaFiles = options.services?.mediaFiles ? completeMediaStore(options.services.mediaFiles) : await openMediaStore(config);
   const services: Readonly<Services> = Object.freeze({
-    mediaFiles: options.services?.mediaFiles ?? createDiskMediaFiles(join(config.dataDir, 'media')),
+    mediaFiles,
+    mediaStores: options.services?.mediaStores ?? {
+      driver: config.storage.driver,
+      open: async (driver) => (driver === config.storage.driver ? mediaFiles : openStoreOf(config, driver)),
+    },
     migrationRunner: options.services?.migrationRunner ?? createMigrationRunner(() => {
       if (!engine) throw new Error('the engine is not ready yet');
       return engine;

@@ -347,6 +347,8 @@ const oneDoor: Record<string, { door: 'http' | 'cli'; why: string }> = {
   'blog.delivery.tags': { door: 'http', why: 'the public blog API for websites, behind API keys; the terminal reads posts through blog posts get and list' },
   'pages.autosave': { door: 'http', why: 'the admin editor saves drafts as an editor types; the terminal saves with pages update' },
   'items.autosave': { door: 'http', why: 'the admin editor saves drafts as an editor types; the terminal saves with items update' },
+  'media.migrateStorage': { door: 'cli', why: 'copies every project\'s media files between stores before the operator switches the configuration: a task for the terminal, like db status' },
+  'media.orphans': { door: 'cli', why: 'the operator\'s cleanup of stored files no media row names, across every project: a task for the terminal' },
   'media.file': { door: 'http', why: 'serves the bytes of a file at its public URL; the terminal shows a file and its URL with media get' },
   'members.list': { door: 'http', why: 'the admin API lists members; `cms users list` lists the same members through users.list' },
   'types.list': { door: 'http', why: 'the CLI keeps schemas as code: `cms schema pull` writes every type to files, `cms schema push` applies edits and removals, `cms schema list` lists them' },

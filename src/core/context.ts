@@ -3,7 +3,7 @@ import type { Db } from '../db/client.js';
 import type { Actor } from './actor.js';
 import type { AiService } from './ai/port.js';
 import type { ProjectLocales } from './locales/model.js';
-import type { MediaFiles } from './media/storage.js';
+import type { MediaStore, MediaStores } from './media/storage.js';
 import type { MigrationRunner } from './migrations/port.js';
 import type { Operation } from './operation.js';
 import type { WebhookDispatcher } from './webhooks/port.js';
@@ -48,7 +48,9 @@ export interface CoreSettings {
  */
 export interface Services {
   /** The media store: where uploaded files are written, read and removed. */
-  mediaFiles: MediaFiles;
+  mediaFiles: MediaStore;
+  /** The configured media stores by driver, for copying files from one to the other. */
+  mediaStores: MediaStores;
   /** Runs ButterCMS migrations in the background of this process. */
   migrationRunner: MigrationRunner;
   /** Sends the webhook deliveries of the outbox (`cms serve` drives it; `cms webhooks process` runs one pass). */

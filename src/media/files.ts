@@ -1,20 +1,39 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { constants, createReadStream, createWriteStream } from 'node:fs';
+import { access, mkdir, opendir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { storedFilenamePattern } from '../core/media/file.js';
-import type { ByteRange, ImageSize, MediaFiles, MediaLocation, StoredFileStat } from '../core/media/storage.js';
+import { variantPattern, type ByteRange, type ImageSize, type MediaLocation, type MediaStore, type StoredFileStat, type WriteBody } from '../core/media/storage.js';
 import { isSlug } from '../lib/slug.js';
 
 /**
  * The path of a stored file under `root`. Project slugs and content-addressed names are checked
  * again here, so no caller can make a path leave `<root>/<project>/`.
  */
-function mediaFilePath(root: string, location: MediaLocation): string {
-  if (!isSlug(location.project) || !storedFilenamePattern.test(location.filename)) {
-    throw new Error(`Not a stored media location: ${location.project}/${location.filename}`);
+function mediaFilePath(root: string, location: MediaLocation, cacheRoot?: string): string {
+  checkLocation(location);
+  if (location.variant !== undefined) {
+    // Variants (rendered transforms) live where they always did: <dataDir>/cache/media/<project>/<sha256>/.
+    const sha256 = location.filename.slice(0, location.filename.indexOf('.'));
+    return join(cacheRoot ?? join(root, '.variants'), location.project, sha256, location.variant);
   }
   return join(root, location.project, location.filename);
+}
+
+/** Project slugs, content-addressed names and variant names are checked by every store before use. */
+export function checkLocation(location: MediaLocation): void {
+  if (!isSlug(location.project) || !storedFilenamePattern.test(location.filename)
+    || (location.variant !== undefined && !variantPattern.test(location.variant))) {
+    throw new Error(`Not a stored media location: ${location.project}/${location.filename}${location.variant ? `/${location.variant}` : ''}`);
+  }
+}
+
+/** A body to write as a Node stream (a web stream is read as it arrives). */
+export function nodeReadable(body: WriteBody): Readable {
+  if (body instanceof Uint8Array) return Readable.from([body]);
+  return Readable.fromWeb(body);
 }
 
 async function statOf(path: string): Promise<StoredFileStat | null> {
@@ -54,29 +73,78 @@ export async function probeImage(bytes: Uint8Array): Promise<ImageSize | null> {
   }
 }
 
-/** Media files on the local disk under `root`, one folder per project, named by content. */
-export function createDiskMediaFiles(root: string): MediaFiles {
+/**
+ * The media folder, or the nearest one above it that exists (the store makes the project folders
+ * on first write), must be writable by this process.
+ */
+export async function writableFolder(folder: string): Promise<void> {
+  let at = folder;
+  for (;;) {
+    const found = await stat(at).then((s) => s, () => null);
+    if (found) {
+      if (!found.isDirectory()) throw new Error(`${at} is not a folder`);
+      await access(at, constants.W_OK | constants.X_OK).catch(() => { throw new Error(`the media folder ${at} is not writable`); });
+      return;
+    }
+    const up = dirname(at);
+    if (up === at) throw new Error(`no folder of ${folder} exists`);
+    at = up;
+  }
+}
+
+/** Writes a body to `path` through a temporary file beside it, so a reader never sees half a file. */
+async function writeAtomically(path: string, body: WriteBody): Promise<void> {
+  // Owner only, like the rest of the data folder: the server reads them, nobody else needs to.
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    if (body instanceof Uint8Array) await writeFile(temp, body, { mode: 0o600 });
+    else await pipeline(nodeReadable(body), createWriteStream(temp, { mode: 0o600 }));
+    await rename(temp, path);
+  } catch (e) {
+    await rm(temp, { force: true });
+    throw e;
+  }
+}
+
+/**
+ * Media files on the local disk under `root`, one folder per project, named by content; rendered
+ * variants under `cacheRoot` (`<dataDir>/cache/media`), as before the storage port had a second store.
+ */
+export function createDiskMediaFiles(root: string, cacheRoot?: string): MediaStore {
   return {
+    description: `local:${root}`,
     async put(location, bytes) {
-      const path = mediaFilePath(root, location);
+      const path = mediaFilePath(root, location, cacheRoot);
       // Same name, same bytes: a complete file already there is the file we would write.
       if ((await statOf(path))?.size === bytes.byteLength) return;
-      // Owner only, like the rest of the data folder: the server reads them, nobody else needs to.
-      await mkdir(join(root, location.project), { recursive: true, mode: 0o700 });
-      const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-      try {
-        await writeFile(temp, bytes, { mode: 0o600 });
-        await rename(temp, path);
-      } catch (e) {
-        await rm(temp, { force: true });
-        throw e;
+      await writeAtomically(path, bytes);
+    },
+    write: (location, body) => writeAtomically(mediaFilePath(root, location, cacheRoot), body),
+    open: async (location, range) => readFileStream(mediaFilePath(root, location, cacheRoot), range),
+    stat: (location) => statOf(mediaFilePath(root, location, cacheRoot)),
+    async remove(location) {
+      await rm(mediaFilePath(root, location, cacheRoot), { force: true });
+      // The file's rendered variants go with it.
+      if (location.variant === undefined && cacheRoot) {
+        await rm(join(cacheRoot, location.project, location.filename.slice(0, location.filename.indexOf('.'))), { recursive: true, force: true });
       }
     },
-    open: async (location, range) => readFileStream(mediaFilePath(root, location), range),
-    stat: (location) => statOf(mediaFilePath(root, location)),
-    async remove(location) {
-      await rm(mediaFilePath(root, location), { force: true });
+    async *list(project) {
+      const projects: string[] = project !== undefined ? [project] : await readdir(root).catch(() => []);
+      for (const slug of projects) {
+        if (!isSlug(slug)) continue;
+        const dir = await opendir(join(root, slug)).catch(() => null);
+        if (!dir) continue;
+        for await (const entry of dir) {
+          if (!entry.isFile() || !storedFilenamePattern.test(entry.name)) continue;
+          const found = await statOf(join(root, slug, entry.name));
+          if (found) yield { project: slug, filename: entry.name, size: found.size };
+        }
+      }
     },
+    check: () => writableFolder(root),
+    signedUrl: async () => null,
     probeImage,
   };
 }

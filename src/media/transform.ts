@@ -1,10 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
 import { CmsError } from '../core/errors.js';
 import type { MediaFileInfo } from '../core/media/file.js';
-import type { ByteRange, MediaFiles } from '../core/media/storage.js';
-import { readFileStream } from './files.js';
+import type { ByteRange, MediaFiles, MediaLocation, MediaStore } from '../core/media/storage.js';
 
 export const maxTransformSide = 4096;
 /** Larger sources are not decoded for transforms (a 10000 × 10000 image needs 400 MB). */
@@ -111,16 +108,16 @@ export interface TransformedFile {
   etag: string;
   /** The rendered bytes (only `range` of them when given). */
   open(range?: ByteRange): Promise<ReadableStream<Uint8Array>>;
+  /** The variant's place in the store. */
+  location: MediaLocation;
 }
 
-/** Where rendered transforms are kept: a cache on the local disk, whatever store holds the originals. */
-export const transformCacheDir = (dataDir: string): string => join(dataDir, 'cache', 'media');
-
 /**
- * Renders a transform of a stored image (read from the media store) once and keeps it under
- * `cacheDir`; later requests for the same file and parameters are served from there.
+ * Renders a transform of a stored image (read from the media store) once and keeps it in the same
+ * store, as a variant of the file; later requests for the same file and parameters, on this
+ * instance or any other sharing the store, are served from there.
  */
-export async function transformImage(files: MediaFiles, info: MediaFileInfo, params: TransformParams, cacheDir: string): Promise<TransformedFile> {
+export async function transformImage(files: MediaStore, info: MediaFileInfo, params: TransformParams): Promise<TransformedFile> {
   const sourceFormat = outputFormats[info.mimeType];
   if (!sourceFormat) throw invalid('format', `images of type ${info.mimeType} cannot be transformed (PNG, JPEG, GIF, WebP and AVIF can)`);
   if ((info.width ?? 0) * (info.height ?? 0) > maxSourcePixels) {
@@ -133,19 +130,19 @@ export async function transformImage(files: MediaFiles, info: MediaFileInfo, par
     plan ? `${plan.width ?? ''}x${plan.height ?? ''}-${plan.fit}` : 'orig',
     params.q !== undefined ? `q${params.q}` : 'qd',
   ].join('-');
-  const dir = join(cacheDir, info.location.project, info.sha256);
-  const path = join(dir, `${key}.${format}`);
+  const variant: MediaLocation = { ...info.location, variant: `${key}.${format}` };
   const etag = `"${info.sha256.slice(0, 32)}-${createHash('sha256').update(`${key}.${format}`).digest('hex').slice(0, 16)}"`;
-  const open = async (range?: ByteRange) => readFileStream(path, range);
-  const cached = await stat(path).catch(() => null);
-  if (cached) return { size: cached.size, mimeType: mimeOf[format], etag, open };
+  const open = (range?: ByteRange) => files.open(variant, range);
+  const cached = await files.stat(variant);
+  if (cached) return { size: cached.size, mimeType: mimeOf[format], etag, open, location: variant };
   // Requests for the same uncached result wait for one rendering instead of starting their own.
-  let pending = rendering.get(path);
+  const id = `${files.description}|${variant.project}/${variant.filename}/${variant.variant}`;
+  let pending = rendering.get(id);
   if (!pending) {
-    pending = render(files, info, params, plan, format, dir, path).finally(() => rendering.delete(path));
-    rendering.set(path, pending);
+    pending = render(files, info, params, plan, format, variant).finally(() => rendering.delete(id));
+    rendering.set(id, pending);
   }
-  return { size: await pending, mimeType: mimeOf[format], etag, open };
+  return { size: await pending, mimeType: mimeOf[format], etag, open, location: variant };
 }
 
 /** The whole stored file, read through the store. */
@@ -158,7 +155,7 @@ async function readStored(files: MediaFiles, info: MediaFileInfo): Promise<Buffe
 const rendering = new Map<string, Promise<number>>();
 
 /** Renders and stores one transform; answers its size in bytes. */
-async function render(files: MediaFiles, info: MediaFileInfo, params: TransformParams, plan: ResizePlan | null, format: TransformFormat | 'gif', dir: string, path: string): Promise<number> {
+async function render(files: MediaStore, info: MediaFileInfo, params: TransformParams, plan: ResizePlan | null, format: TransformFormat | 'gif', variant: MediaLocation): Promise<number> {
   const { default: sharp } = await import('sharp');
   let pipeline = sharp(await readStored(files, info), { limitInputPixels: maxSourcePixels }).rotate();
   if (plan) {
@@ -178,14 +175,6 @@ async function render(files: MediaFiles, info: MediaFileInfo, params: TransformP
     case 'gif': pipeline = pipeline.gif(); break;
   }
   const output = await pipeline.toBuffer();
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await writeFile(temp, output, { mode: 0o600 });
-    await rename(temp, path);
-  } catch (e) {
-    await rm(temp, { force: true });
-    throw e;
-  }
+  await files.write(variant, output, { contentType: mimeOf[format] });
   return output.byteLength;
 }

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type CmsConfig } from '../../src/config.js';
 import type { Actor } from '../../src/core/actor.js';
-import type { Clock, Services } from '../../src/core/context.js';
-import { createCms, type Cms } from '../../src/runtime.js';
+import type { Clock } from '../../src/core/context.js';
+import { createCms, type Cms, type CreateCmsOptions } from '../../src/runtime.js';
 import { createTestDatabase, testDriver } from './db.js';
 
 export interface TestCms {
@@ -21,7 +21,7 @@ export interface TestCmsOptions {
   clock?: Clock;
   config?: Partial<CmsConfig>;
   /** Ports handed to the engine instead of its own (a media store the test controls). */
-  services?: Partial<Services>;
+  services?: CreateCmsOptions['services'];
 }
 
 /** A landing page type that references a products collection: the schema of the HTTP cache tests. */

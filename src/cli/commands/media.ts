@@ -122,4 +122,35 @@ export function registerMedia(program: Command, state: ProgramState): void {
       const data = await run(g, (e) => e.run('media.delete', { id, force: !!opts.force }));
       printResult(io, g, data, (d) => `Deleted ${d.originalFilename} (${d.id}).`);
     }));
+
+  media.command('migrate-storage')
+    .description('copy every media file into the other store (s3 or local) and verify each by its SHA-256; run again to resume. Switches nothing: change storage in the config after')
+    .requiredOption('--to <store>', 'the store to copy into: s3 or local')
+    .action(action(state, async (g, opts: { to: string }) => {
+      if (opts.to !== 's3' && opts.to !== 'local') throw new UsageError(`--to must be s3 or local, got ${opts.to}`);
+      const to = opts.to;
+      const data = await run(g, (e) => e.run('media.migrateStorage', { to }));
+      printResult(io, g, data, (d) => [
+        `Copied media files from ${d.from} to ${d.to}: ${d.files} files, ${d.copied} copied (${d.bytesCopied} bytes), ${d.skipped} already there and verified.`,
+        ...d.missing.map((m) => `  missing from the source (a media row without its file): ${m.project}/${m.filename}`),
+        ...d.failed.map((f) => `  FAILED ${f.project}/${f.filename}: ${f.reason}`),
+        d.failed.length > 0
+          ? `${d.failed.length} file(s) failed: run the command again to copy them (copied files are skipped).`
+          : `Every file is in ${d.to} now. Switch the store in cms.config.json (storage.driver) or CMS_STORAGE, then restart the servers.`,
+      ].join('\n'));
+      if (data.failed.length > 0) state.exitCode = 1;
+    }));
+
+  media.command('orphans')
+    .description('list stored files that no media item names (left by a failed commit or a deleted project); --delete removes them')
+    .option('--delete', 'remove the files found')
+    .action(action(state, async (g, opts: { delete?: boolean }) => {
+      const data = await run(g, (e) => e.run('media.orphans', { delete: !!opts.delete }));
+      printResult(io, g, data, (d) => [
+        ...d.orphans.map((o) => `  ${o.project}/${o.filename} (${o.size} bytes)`),
+        d.orphans.length === 0 ? `No orphan files in ${d.store}.`
+          : opts.delete ? `Removed ${d.removed} of ${d.orphans.length} orphan file(s) from ${d.store}.`
+            : `${d.orphans.length} orphan file(s) in ${d.store}; remove them with cms media orphans --delete.`,
+      ].join('\n'));
+    }));
 }

@@ -3,11 +3,14 @@ import { mediaFile } from './file.js';
 import { listMediaFolders, moveMedia, renameMediaFolder } from './folders.js';
 import { getMedia } from './get.js';
 import { listMedia } from './list.js';
+import { migrateStorage } from './migrate-storage.js';
+import { findOrphans } from './orphans.js';
 import { updateMedia } from './update.js';
 import { bulkUploadMedia, uploadMedia } from './upload.js';
 
 export { loadMedia, toResolvedMedia, mediaFileUrl, type MediaRow, type ResolvedMedia } from './resolve.js';
-export type { MediaFiles, MediaLocation, ImageSize } from './storage.js';
+export type { MediaFiles, MediaStore, MediaStores, MediaLocation, ImageSize } from './storage.js';
+export type { MigrateStorageReport } from './migrate-storage.js';
 export type { MediaView } from './view.js';
 export type { MediaFileInfo } from './file.js';
 export { findMediaReferrers, type MediaReferrer } from './references.js';
@@ -24,4 +27,6 @@ export const mediaOperations = {
   'media.renameFolder': renameMediaFolder,
   'media.delete': deleteMedia,
   'media.file': mediaFile,
+  'media.migrateStorage': migrateStorage,
+  'media.orphans': findOrphans,
 } as const;

@@ -45,7 +45,12 @@ export function decodeUpload(data: string | Uint8Array, maxBytes: number, path =
 
 /** Serialises writers of the same bytes in a project, so a delete never removes a file an upload is about to use. */
 export async function lockContent(ctx: Pick<Ctx, 'db' | 'project'>, sha256: string): Promise<void> {
-  await ctx.db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`media:${ctx.project.id}:${sha256}`}, 0))`);
+  await lockContentOf(ctx.db, ctx.project.id, sha256);
+}
+
+/** The same lock for a project named by id (the cleanup of orphans runs on no one project). */
+export async function lockContentOf(db: Ctx['db'], projectId: string, sha256: string): Promise<void> {
+  await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`media:${projectId}:${sha256}`}, 0))`);
 }
 
 export async function ensureFolder(ctx: Pick<Ctx, 'db' | 'project' | 'clock'>, folder: string | null | undefined): Promise<void> {
@@ -76,7 +81,14 @@ export async function storeUpload(ctx: Ctx, file: UploadFile, path = 'data'): Pr
   await lockContent(ctx, sha256);
   // Written before the row commits: if the transaction rolls back, the file stays without a row,
   // which is harmless because the same bytes always land on the same name.
-  await files.put(locationOf(ctx, filename), bytes);
+  try {
+    await files.put(locationOf(ctx, filename), bytes);
+  } catch (e) {
+    // The store failed (a bucket that does not answer, a full disk): the error rolls the
+    // transaction back, so no row is left without its file; a store leaves no half-written file.
+    ctx.log.error('media store write failed', { filename, error: e instanceof Error ? e.message : String(e) });
+    throw new CmsError('SERVER_BUSY', 'The media store could not be written, so nothing was stored; try the upload again later');
+  }
   await ensureFolder(ctx, file.folder);
   const now = ctx.clock.now();
   const [row] = await ctx.db.insert(media).values({

@@ -3,8 +3,8 @@ import { isSlug } from '../../lib/slug.js';
 import type { Actor } from '../../core/actor.js';
 import { CmsError } from '../../core/errors.js';
 import { storedFilenamePattern } from '../../core/media/file.js';
-import { mediaFilesOf, type ByteRange } from '../../core/media/storage.js';
-import { parseTransform, transformCacheDir, transformImage } from '../../media/transform.js';
+import { mediaFilesOf, type ByteRange, type MediaLocation, type MediaStore } from '../../core/media/storage.js';
+import { parseTransform, transformImage } from '../../media/transform.js';
 import { publicCacheControl, publicVary } from '../cache.js';
 import { answerIdempotentWrite } from '../idempotent-write.js';
 import { matchesEtag } from '../preconditions.js';
@@ -146,6 +146,8 @@ interface FileSource {
   mimeType: string;
   etag: string;
   open(range?: ByteRange): Promise<ReadableStream<Uint8Array>>;
+  /** Where the bytes are in the store (the original or a rendered variant). */
+  location: MediaLocation;
 }
 
 const notFound = () => new CmsError('NOT_FOUND', 'File not found');
@@ -207,6 +209,22 @@ async function sendFile(req: Request, source: FileSource): Promise<Response> {
   return new Response(await source.open({ start, end }), { status, headers });
 }
 
+/**
+ * The redirect mode of S3 storage (`storage.redirect`): a conditional request still gets its 304
+ * here, anything else a 302 to a signed URL of the bucket, valid for `seconds`, which the bucket
+ * answers itself (Range included). The redirect may be cached for a fifth of that time, so a
+ * cached one never points at an expired URL.
+ */
+async function redirectToStore(req: Request, source: FileSource, files: MediaStore, seconds: number): Promise<Response> {
+  if (matchesEtag(req.headers.get('if-none-match'), source.etag)) return new Response(null, { status: 304, headers: fileHeaders(source) });
+  const url = await files.signedUrl(source.location, { expiresInSeconds: seconds, contentType: source.mimeType });
+  if (!url) return sendFile(req, source);
+  return new Response(null, {
+    status: 302,
+    headers: { location: url, etag: source.etag, 'cache-control': `public, max-age=${Math.floor(seconds / 5)}`, 'x-content-type-options': 'nosniff' },
+  });
+}
+
 const anonymous: Actor = { kind: 'anonymous' };
 
 const serveFileRoute: RouteDef = {
@@ -225,8 +243,10 @@ const serveFileRoute: RouteDef = {
       throw notFound();
     }
     const source: FileSource = transform
-      ? await transformImage(files, info, transform, transformCacheDir(rc.cms.config.dataDir))
-      : { size: stats.size, mimeType: info.mimeType, etag: `"${info.sha256}"`, open: (range) => files.open(info.location, range) };
+      ? await transformImage(files, info, transform)
+      : { size: stats.size, mimeType: info.mimeType, etag: `"${info.sha256}"`, open: (range) => files.open(info.location, range), location: info.location };
+    const storage = rc.cms.config.storage;
+    if (storage.driver === 's3' && storage.s3?.redirect) return redirectToStore(rc.req, source, files, storage.s3.redirectSeconds);
     return sendFile(rc.req, source);
   },
 };
