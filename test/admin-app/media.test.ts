@@ -172,6 +172,8 @@ describe('the media library', () => {
     expect(await dialog.getByRole('textbox').count()).toBe(0);
     expect(await seriousViolations(page)).toEqual([]);
     await shoot(page, 'media-viewer');
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await context.close();
   });
 });
@@ -203,6 +205,8 @@ describe('the media field of the entry editor', () => {
       return body.data?.draftContent?.cover ?? body.data?.fields?.cover ?? null;
     }, { timeout: 10_000 }).toBe(upload.id);
     await shoot(page, 'media-field');
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await context.close();
   });
 
@@ -215,7 +219,7 @@ describe('the media field of the entry editor', () => {
     await page.goto(`${h.http.url}/admin/p/default/pages/article/${created.id}`);
     await signIn(page, editorEmail);
     await page.getByRole('button', { name: 'Upload: cover', exact: true }).waitFor();
-    const input = page.getByLabel('File to upload: Cover');
+    const input = page.locator('input[type=file][aria-label="File to upload: cover"]');
     expect(await input.getAttribute('accept')).toBe('image/*');
     await input.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
     await page.getByRole('alert').filter({ hasText: 'Not uploaded: notes.txt is text/plain; this field allows image/*.' }).waitFor();

@@ -95,7 +95,7 @@ export function MediaField({ id, label, project, value, onChange, kind, allowedM
         <div className="media-field-actions">
           <button id={id} type="button" onClick={() => setPicking(true)} aria-label={`Choose from library: ${label}`} aria-describedby={described} aria-invalid={invalid || undefined}>Choose from library</button>
           <button type="button" onClick={() => fileInput.current?.click()} aria-label={`Upload: ${label}`} disabled={progress !== null}>Upload</button>
-          <input ref={fileInput} type="file" className="visually-hidden" tabIndex={-1} aria-label={`File to upload: ${label}`} {...(inputAccept ? { accept: inputAccept } : {})}
+          <input ref={fileInput} type="file" hidden aria-label={`File to upload: ${label}`} {...(inputAccept ? { accept: inputAccept } : {})}
             onChange={(e) => { const f = e.target.files?.[0]; e.target.value = ''; if (f) void upload(f); }} />
           {value !== null && <button type="button" onClick={() => { onChange(null); setMessage(null); }} aria-label={`Remove: ${label}`}>Remove</button>}
         </div>

@@ -60,7 +60,11 @@ export function MediaScreen({ project, role }: { project: string; role: Role }) 
   const debounced = useDebounced(search.trim(), 250);
   useEffect(() => setPage(1), [debounced, folder]);
 
-  const refresh = useCallback(() => { void queryClient.invalidateQueries({ queryKey: ['media', project] }); }, [queryClient, project]);
+  const refresh = useCallback(() => {
+    void queryClient.invalidateQueries({ queryKey: ['media', project] });
+    // The navigation's count of the Media section.
+    void queryClient.invalidateQueries({ queryKey: [project, 'count', 'media'] });
+  }, [queryClient, project]);
   const { uploads, start, clearFinished } = useUploads(project, refresh);
 
   const params = new URLSearchParams({ page: String(page), limit: String(pageSize) });
@@ -104,12 +108,14 @@ export function MediaScreen({ project, role }: { project: string; role: Role }) 
         <h1 id="media-title">Media library</h1>
         <span className="muted">{list.data ? `${total} ${total === 1 ? 'file' : 'files'}` : ''}</span>
       </div>
-      <nav aria-label="Breadcrumb" className="breadcrumb">
-        <ol>
-          <li>{folder === undefined ? <span aria-current="location">Media library</span> : <button type="button" className="linklike" onClick={() => setFolder(undefined)}>Media library</button>}</li>
-          {folder !== undefined && <li><span aria-current="location" className="clip" title={where}>{where}</span></li>}
-        </ol>
-      </nav>
+      {folder !== undefined && (
+        <nav aria-label="Breadcrumb" className="breadcrumb">
+          <ol>
+            <li><button type="button" className="linklike" onClick={() => setFolder(undefined)}>Media library</button></li>
+            <li><span aria-current="location" className="clip" title={where}>{where}</span></li>
+          </ol>
+        </nav>
+      )}
 
       <div className="toolbar">
         <div className="field">
@@ -119,7 +125,7 @@ export function MediaScreen({ project, role }: { project: string; role: Role }) 
         {writable && (
           <>
             <button type="button" className="primary" onClick={() => fileInput.current?.click()}>Upload files</button>
-            <input ref={fileInput} type="file" multiple className="visually-hidden" tabIndex={-1} aria-label="Files to upload"
+            <input ref={fileInput} type="file" multiple hidden aria-label="Files to upload"
               onChange={(e) => { onFiles([...(e.target.files ?? [])]); e.target.value = ''; }} />
             <NewFolder existing={allFolders.map((f) => f.name)} onCreate={(name) => { setNewFolders((l) => [...l, name]); setFolder(name); }} />
           </>
