@@ -199,8 +199,8 @@ describe('the admin app in a browser', () => {
     await signIn(page, editorEmail);
     await expect.poll(() => page.locator('table.list tbody tr').first().textContent()).toMatch(/^Ada Lovelaceada/);
     await page.getByRole('navigation', { name: 'Content' }).getByRole('link', { name: /^Media/ }).click();
-    await expect.poll(() => page.getByRole('heading', { name: 'Nothing here yet' }).count()).toBe(1);
-    expect(await page.getByText('The media library is empty.').count()).toBe(1);
+    await expect.poll(() => page.getByRole('heading', { name: 'No media yet' }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Upload files' }).count()).toBe(1);
     await page.getByRole('navigation', { name: 'Content' }).getByRole('link', { name: /^Posts/ }).click();
     await page.getByRole('link', { name: 'Hello blog' }).click();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Hello blog');
