@@ -27,6 +27,7 @@ beforeAll(async () => {
   await h.t.run('types.create', { kind: 'pageTypes', definition: { slug: 'article', name: 'Articles', fields: [
     { name: 'title', type: 'text' },
     { name: 'cover', type: 'image', options: { maxFileSize: 2000 } },
+    { name: 'attachment', type: 'media', options: { allowedMimeTypes: ['image/png', 'application/pdf'] } },
   ] } });
   await h.createUser('editor', { email: editorEmail });
   await h.createUser('viewer', { email: viewerEmail });
@@ -227,6 +228,26 @@ describe('the media field of the entry editor', () => {
     await page.getByRole('alert').filter({ hasText: /Not uploaded: big\.png is .*; this field allows at most 2\.0 KB\./ }).waitFor();
     expect(uploads).toEqual([]);
     expect((await listMedia()).length).toBe(before);
+    await context.close();
+  });
+
+  it('shows files of other types in the picker disabled, with the reason', async () => {
+    await h.t.run('media.upload', { data: new Uint8Array(Buffer.from('plain words')), filename: 'readme.txt' });
+    const created = await h.t.run('pages.create', { pageTypeSlug: 'article', name: 'Attachments', slug: 'attachments', fields: { title: 'a' } });
+    const { context, page } = await newPage(browser);
+    await page.goto(`${h.http.url}/admin/p/default/pages/article/${created.id}`);
+    await signIn(page, editorEmail);
+    await page.getByRole('button', { name: 'Choose from library: attachment', exact: true }).click();
+    const picker = page.getByRole('dialog', { name: 'Choose: attachment' });
+    await picker.getByText('Allowed: image/png, application/pdf.').waitFor();
+    const text = picker.getByRole('button', { name: /readme\.txt/ });
+    await text.waitFor();
+    expect(await text.isDisabled()).toBe(true);
+    expect(await text.getAttribute('aria-describedby')).toBeTruthy();
+    await picker.getByText('Cannot be used: text/plain is not allowed here').waitFor();
+    expect(await picker.getByRole('button', { name: /green\.png/ }).isEnabled()).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
     await context.close();
   });
 });

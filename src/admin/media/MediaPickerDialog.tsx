@@ -45,7 +45,7 @@ export function MediaPickerDialog({ project, accept, maxFileSize, onPick, onClos
   const items = list.data?.data ?? [];
   const totalPages = Math.max(1, list.data?.pagination?.totalPages ?? 1);
   const why = (m: Media): string | null => {
-    if (!typeAllowed(m.mimeType, accept)) return `${typeLabel(m.mimeType)} is not allowed here`;
+    if (!typeAllowed(m.mimeType, accept)) return `${m.mimeType} is not allowed here`;
     if (maxFileSize !== undefined && m.size > maxFileSize) return `larger than ${formatSize(maxFileSize)}`;
     return null;
   };

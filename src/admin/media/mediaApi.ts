@@ -63,7 +63,7 @@ export function formatSize(bytes: number): string {
 /** A short label of a type: PNG, PDF, MP4… */
 export function typeLabel(mimeType: string): string {
   const sub = mimeType.split('/')[1] ?? mimeType;
-  const short: Record<string, string> = { 'svg+xml': 'SVG', 'x-icon': 'ICO', 'octet-stream': 'file', plain: 'text', quicktime: 'MOV', mpeg: 'MP3', 'x-matroska': 'MKV' };
+  const short: Record<string, string> = { 'svg+xml': 'SVG', 'x-icon': 'ICO', 'octet-stream': 'file', plain: 'TXT', quicktime: 'MOV', mpeg: 'MP3', 'x-matroska': 'MKV' };
   return short[sub] ?? sub.toUpperCase();
 }
 
