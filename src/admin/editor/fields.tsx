@@ -57,7 +57,6 @@ function Wrapper({ field, path, children, labelFor = true, count }: { field: Sch
     <>
       {fieldLabel(field)}
       {field.required && <span className="req" aria-hidden="true"> *</span>}
-      {field.required && <span className="visually-hidden"> (required)</span>}
     </>
   );
   return (
