@@ -47,22 +47,26 @@ async function listMedia(query = ''): Promise<{ id: string; originalFilename: st
   return (await res.json()).data;
 }
 
+const dropScript = `(list) => {
+  const dt = new DataTransfer();
+  for (const f of list) {
+    const bin = atob(f.b64);
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    dt.items.add(new File([bytes], f.name, { type: f.type }));
+  }
+  const target = document.querySelector('.media-screen');
+  if (!target) throw new Error('no media screen');
+  for (const type of ['dragenter', 'dragover', 'drop']) {
+    target.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }));
+  }
+}`;
+
 /** Drops files on the library with a real DragEvent whose DataTransfer holds Files built in the page. */
 async function dropFiles(page: Page, files: { name: string; type: string; bytes: Buffer }[]): Promise<void> {
-  await page.evaluate((list) => {
-    const dt = new DataTransfer();
-    for (const f of list) {
-      const bin = atob(f.b64);
-      const bytes = new Uint8Array(bin.length);
-      for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-      dt.items.add(new File([bytes], f.name, { type: f.type }));
-    }
-    const target = document.querySelector('.media-screen');
-    if (!target) throw new Error('no media screen');
-    target.dispatchEvent(new DragEvent('dragenter', { bubbles: true, cancelable: true, dataTransfer: dt }));
-    target.dispatchEvent(new DragEvent('dragover', { bubbles: true, cancelable: true, dataTransfer: dt }));
-    target.dispatchEvent(new DragEvent('drop', { bubbles: true, cancelable: true, dataTransfer: dt }));
-  }, files.map((f) => ({ name: f.name, type: f.type, b64: f.bytes.toString('base64') })));
+  // Browser code as text: the tests' tsconfig has no DOM types.
+  const list = files.map((f) => ({ name: f.name, type: f.type, b64: f.bytes.toString('base64') }));
+  await page.evaluate(`(${dropScript})(${JSON.stringify(list)})`);
 }
 
 const uploadRow = (page: Page, name: string) => page.getByTestId('upload').filter({ hasText: name });
@@ -89,7 +93,7 @@ describe('the media library', () => {
     // Thumbnails come from the transform route, small and WebP.
     const src = await grid.getByRole('button', { name: /red\.png/ }).locator('img').getAttribute('src');
     expect(src).toMatch(/^\/api\/v1\/media\/default\/[0-9a-f]{64}\.png\?w=240&h=240&fit=cover&format=webp$/);
-    expect(await grid.getByRole('button', { name: /red\.png/ }).locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(240);
+    await expect.poll(() => page.evaluate("[...document.querySelectorAll('.media-grid img')].map((img) => img.complete && img.naturalWidth)")).toEqual([240, 240]);
 
     // The same bytes again, through the keyboard-reachable button's file input: "already in the library".
     await page.locator('input[type=file]').setInputFiles({ name: 'red-again.png', mimeType: 'image/png', buffer: red });
@@ -153,7 +157,7 @@ describe('the media library', () => {
     await page.getByRole('dialog').waitFor();
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
-    expect(await first.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await page.evaluate("document.activeElement === document.querySelector('.media-grid button')")).toBe(true);
     await context.close();
   });
 
@@ -174,7 +178,7 @@ describe('the media library', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await shoot(page, 'media-viewer');
     await page.setViewportSize({ width: 390, height: 844 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     await context.close();
   });
 });
@@ -207,7 +211,7 @@ describe('the media field of the entry editor', () => {
     }, { timeout: 10_000 }).toBe(upload.id);
     await shoot(page, 'media-field');
     await page.setViewportSize({ width: 390, height: 844 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     await context.close();
   });
 
