@@ -84,16 +84,18 @@ export function MediaScreen({ project, role }: { project: string; role: Role }) 
     if (!writable || files.length === 0) return;
     start(files, uploadInto);
   };
+  // Files dropped here never make the browser open them (a viewer's drop does nothing).
   const onDrop = (e: DragEvent) => {
+    if (!e.dataTransfer.types.includes('Files')) return;
     e.preventDefault();
     setDragging(false);
     onFiles([...e.dataTransfer.files]);
   };
   const onDragOver = (e: DragEvent) => {
-    if (!writable || !e.dataTransfer.types.includes('Files')) return;
+    if (!e.dataTransfer.types.includes('Files')) return;
     e.preventDefault();
-    e.dataTransfer.dropEffect = 'copy';
-    setDragging(true);
+    e.dataTransfer.dropEffect = writable ? 'copy' : 'none';
+    if (writable) setDragging(true);
   };
 
   const total = list.data?.pagination?.total ?? 0;
@@ -103,7 +105,7 @@ export function MediaScreen({ project, role }: { project: string; role: Role }) 
 
   return (
     <section aria-labelledby="media-title" className={`media-screen${dragging ? ' dragging' : ''}`}
-      onDragOver={onDragOver} onDragLeave={(e) => { if (e.currentTarget === e.target) setDragging(false); }} onDrop={writable ? onDrop : undefined}>
+      onDragOver={onDragOver} onDragLeave={(e) => { if (e.currentTarget === e.target) setDragging(false); }} onDrop={onDrop}>
       <div className="screen-head">
         <h1 id="media-title">Media library</h1>
         <span className="muted">{list.data ? `${total} ${total === 1 ? 'file' : 'files'}` : ''}</span>
@@ -329,7 +331,7 @@ function MediaDetail({ project, media, writable, folders, onClose, onChanged, on
     <Modal title={media.originalFilename} onClose={onClose} labelId={`${nameId}-title`} className="media-detail">
       <div className="detail-body">
         <div className="detail-preview">
-          <Thumb project={project} media={media} size={480} />
+          <Thumb project={project} media={media} size={480} fit="inside" />
           <dl className="facts">
             <div><dt>Type</dt><dd>{media.mimeType}</dd></div>
             <div><dt>Size</dt><dd>{formatSize(media.size)}</dd></div>

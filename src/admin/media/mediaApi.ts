@@ -41,11 +41,11 @@ function supportsWebp(): boolean {
 /**
  * The URL of a thumbnail of `width` pixels (square, cropped), same-origin (the admin's CSP allows
  * images from 'self' only, and `url` carries the configured base URL), WebP where the browser takes
- * it; null for files that are not images (the caller shows a type label).
+ * it; `inside` keeps the whole picture (the detail view); null for files that are not images (the caller shows a type label).
  */
-export function thumbnailUrl(project: string, m: Pick<Media, 'filename' | 'mimeType'>, width = 240): string | null {
+export function thumbnailUrl(project: string, m: Pick<Media, 'filename' | 'mimeType'>, width = 240, fit: 'cover' | 'inside' = 'cover'): string | null {
   const path = `/api/v1/media/${encodeURIComponent(project)}/${encodeURIComponent(m.filename)}`;
-  if (transformable.has(m.mimeType)) return `${path}?w=${width}&h=${width}&fit=cover${supportsWebp() ? '&format=webp' : ''}`;
+  if (transformable.has(m.mimeType)) return `${path}?w=${width}&h=${width}&fit=${fit}${supportsWebp() ? '&format=webp' : ''}`;
   if (m.mimeType.startsWith('image/')) return path;
   return null;
 }

@@ -4,8 +4,8 @@ import { thumbnailUrl, typeLabel, type Media } from './mediaApi';
 // Small pieces shared by the media library, the picker and the media field.
 
 /** A thumbnail from the transform route, or a type label for files that are not images. */
-export function Thumb({ project, media, size = 240 }: { project: string; media: Pick<Media, 'filename' | 'mimeType' | 'altText'>; size?: number }) {
-  const url = thumbnailUrl(project, media, size);
+export function Thumb({ project, media, size = 240, fit = 'cover' }: { project: string; media: Pick<Media, 'filename' | 'mimeType' | 'altText'>; size?: number; fit?: 'cover' | 'inside' }) {
+  const url = thumbnailUrl(project, media, size, fit);
   const [failed, setFailed] = useState(false);
   if (!url || failed) return <span className="media-thumb media-typelabel" aria-hidden="true">{typeLabel(media.mimeType)}</span>;
   // Decorative here: the name next to it (or the button's name) says what it is.
