@@ -2,6 +2,8 @@ import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/rea
 import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { api, ApiError, apiData, setUnauthorizedHandler, type Listed, type Me, type Role } from './api';
 import { EntryScreen } from './editor/EntryScreen';
+import { TermScreen } from './editor/TermScreen';
+import { MediaScreen } from './media/MediaScreen';
 import { currentPath, href, navigate, useLocation } from './router';
 import { ListScreen } from './screens/ListScreen';
 import { listUrl, useSections, type Section } from './sections';
@@ -160,7 +162,10 @@ function Shell({ me, project, role, rest }: { me: Me; project: string; role: Rol
   else if (!section) screen = <EmptyState title="Not found">This project has no such section.</EmptyState>;
   else if (entryId && (section.kind === 'page' || section.kind === 'item' || section.kind === 'post')) {
     screen = <EntryScreen key={entryId} project={project} section={section} id={decodeURIComponent(entryId)} />;
-  } else screen = <ListScreen key={section.key} project={project} role={role} section={section} />;
+  } else if (entryId && section.kind === 'term') {
+    screen = <TermScreen key={entryId} project={project} section={section} id={decodeURIComponent(entryId)} />;
+  } else if (section.kind === 'media') screen = <MediaScreen key={project} project={project} role={role} />;
+  else screen = <ListScreen key={section.key} project={project} role={role} section={section} />;
 
   const groups = ['Pages', 'Collections', 'Blog', 'Library'] as const;
   return (

@@ -88,6 +88,10 @@ describe(`media uploads (${testDriver})`, () => {
     expect(second.id).not.toBe(first.id);
     expect(second.filename).toBe(first.filename);
     expect(second).toMatchObject({ originalFilename: 'two.png', altText: 'second', folder: 'copies' });
+    // The answer says the bytes were already there; the first upload's did not.
+    expect(first.deduplicated).toBeUndefined();
+    expect(second.deduplicated).toBe(true);
+    expect((await h.admin('GET', `/api/v1/admin/media/${second.id}`).then((r) => r.json())).data.deduplicated).toBeUndefined();
     expect(readdirSync(mediaDir()).filter((f) => f === first.filename)).toHaveLength(1);
     expect(readdirSync(mediaDir()).filter((f) => f.endsWith('.tmp'))).toEqual([]);
 

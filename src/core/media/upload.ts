@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { media, mediaFolders } from '../../db/schema/index.js';
 import { sha256Hex } from '../../lib/crypto.js';
@@ -63,7 +63,7 @@ export async function ensureFolder(ctx: Pick<Ctx, 'db' | 'project' | 'clock'>, f
  * its SHA-256, and every upload gets its own media row (its own id, name, alt text and folder),
  * also when its bytes are already stored.
  */
-export async function storeUpload(ctx: Ctx, file: UploadFile, path = 'data'): Promise<MediaView> {
+export async function storeUpload(ctx: Ctx, file: UploadFile, path = 'data'): Promise<MediaView & { deduplicated?: true }> {
   const bytes = decodeUpload(file.data, ctx.settings.maxUploadBytes, path);
   if (bytes.byteLength === 0) {
     throw new CmsError('VALIDATION_FAILED', `Invalid input: ${path}: the file is empty`, [{ path, message: 'the file is empty' }]);
@@ -79,6 +79,10 @@ export async function storeUpload(ctx: Ctx, file: UploadFile, path = 'data'): Pr
   const sha256 = sha256Hex(bytes);
   const filename = `${sha256}.${type.ext}`;
   await lockContent(ctx, sha256);
+  // Whether a live item of the project already holds these bytes: the answer says so
+  // (`deduplicated: true`), so an admin UI can show "already in the library".
+  const [prior] = await ctx.db.select({ id: media.id }).from(media)
+    .where(and(eq(media.projectId, ctx.project.id), eq(media.sha256, sha256), isNull(media.deletedAt))).limit(1);
   // Written before the row commits: if the transaction rolls back, the file stays without a row,
   // which is harmless because the same bytes always land on the same name.
   try {
@@ -107,7 +111,7 @@ export async function storeUpload(ctx: Ctx, file: UploadFile, path = 'data'): Pr
   }).returning();
   const view = toMediaView(ctx, row!);
   await ctx.emit('media.uploaded', view);
-  return view;
+  return prior ? { ...view, deduplicated: true } : view;
 }
 
 export const uploadMedia = defineOperation({
@@ -124,7 +128,7 @@ export const bulkUploadMedia = defineOperation({
   access: { role: 'editor', key: 'media:write' },
   write: true,
   async run(ctx, input) {
-    const out: MediaView[] = [];
+    const out: (MediaView & { deduplicated?: true })[] = [];
     for (const [i, file] of input.files.entries()) out.push(await storeUpload(ctx, file, `files[${i}].data`));
     return out;
   },
