@@ -30,7 +30,7 @@ function schemeOf(url: string): string | null {
   // eslint-disable-next-line no-control-regex
   const cleaned = url.replace(/[\u0000-\u0020\u007f-\u009f]+/g, '');
   const m = /^([a-z][a-z0-9+.-]*):/i.exec(cleaned);
-  return m ? m[1].toLowerCase() : null;
+  return m ? (m[1] ?? '').toLowerCase() : null;
 }
 
 /** True for a URL a link (href) may point at: relative, http(s), mailto or tel. */
@@ -51,7 +51,7 @@ function cleanStyle(style: string): string {
   return style.split(';').map((d) => d.trim()).filter((d) => {
     const m = /^([a-z-]+)\s*:\s*(.+)$/i.exec(d);
     if (!m) return false;
-    const [, prop, value] = m;
+    const prop = m[1] ?? '', value = m[2] ?? '';
     if (/^mso-/i.test(prop) || /^-/.test(prop)) return false;
     return !/url\s*\(|expression\s*\(|javascript:|vbscript:|@import|\\|behavior|[<>]/i.test(value);
   }).join('; ');
@@ -151,14 +151,14 @@ function convertWordLists(body: HTMLElement): void {
       const level = Number(/level(\d+)/i.exec(style)?.[1] ?? '1');
       const marker = removeWordListMarker(para);
       const ordered = /^\(?[0-9a-z]{1,4}[.)]/i.test(marker.trim()) && !/^[·•o§\-–]/.test(marker.trim());
-      while (stack.length && stack[stack.length - 1].level > level) stack.pop();
+      while (stack.length && stack[stack.length - 1]!.level > level) stack.pop();
       let top = stack[stack.length - 1];
       if (!top || top.level < level) {
         const list = doc.createElement(ordered ? 'ol' : 'ul');
         if (top) (top.list.lastElementChild ?? top.list).appendChild(list);
         else roots.push(list);
-        stack.push({ list, level });
-        top = stack[stack.length - 1];
+        top = { list, level };
+        stack.push(top);
       }
       const li = doc.createElement('li');
       while (para.firstChild) li.appendChild(para.firstChild);
