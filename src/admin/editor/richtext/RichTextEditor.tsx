@@ -136,7 +136,12 @@ function Toolbar({ editor, label, pickImage }: { editor: Editor; label: string; 
       canUndo: e.can().undo(), canRedo: e.can().redo(),
     }),
   });
-  const run = (f: (c: ReturnType<Editor['chain']>) => ReturnType<Editor['chain']>) => () => { f(editor.chain().focus()).run(); };
+  // The editable element is focused synchronously first: when a button was used from the keyboard, the
+  // focus is on it, and TipTap's deferred focus() would reset the marks just toggled.
+  const run = (f: (c: ReturnType<Editor['chain']>) => ReturnType<Editor['chain']>) => () => {
+    if (!editor.view.hasFocus()) editor.view.focus();
+    f(editor.chain().focus()).run();
+  };
   const toggle = (name: string, text: ReactNode, pressed: boolean, action: () => void, shortcut?: string) => (
     <button type="button" className="rt-btn" aria-label={name} aria-pressed={pressed} title={shortcut ? `${name} (${shortcut})` : name}
       onMouseDown={(e) => e.preventDefault()} onClick={action}>{text}</button>
@@ -144,7 +149,7 @@ function Toolbar({ editor, label, pickImage }: { editor: Editor; label: string; 
   const closePanel = () => { setPanel(null); editor.commands.focus(); };
   return (
     <>
-      <div className="rt-toolbar" role="group" aria-label={`${label} formatting`}>
+      <div className="rt-toolbar" role="group" aria-label="Text formatting">
         <span className="rt-group">
           {toggle('Heading 1', 'H1', s.h1, run((c) => c.toggleHeading({ level: 1 })), 'Ctrl+Alt+1')}
           {toggle('Heading 2', 'H2', s.h2, run((c) => c.toggleHeading({ level: 2 })), 'Ctrl+Alt+2')}
