@@ -100,7 +100,7 @@ export default function RichTextEditor({ id, label, value, onChange, readOnly, d
 
   // Props that change after mount update the editable element in place (keeping the undo history).
   useEffect(() => {
-    if (!editor) return;
+    if (!editor || editor.isDestroyed) return;
     editor.setOptions({ editorProps: editorProps({ id, label, labelledBy, describedBy, invalid, readOnly }) });
     editor.setEditable(!readOnly, false);
   }, [editor, id, label, labelledBy, describedBy, invalid, readOnly]);
@@ -108,7 +108,7 @@ export default function RichTextEditor({ id, label, value, onChange, readOnly, d
   // A value set from outside (the entry loaded, or reset) replaces the document; the value this editor
   // emitted itself does not (that would move the caret).
   useEffect(() => {
-    if (!editor || value === last.current) return;
+    if (!editor || editor.isDestroyed || value === last.current) return;
     if (value === emitted(editor)) { last.current = value; return; }
     editor.commands.setContent(sanitizeWysiwyg(value), { emitUpdate: false });
     last.current = value;

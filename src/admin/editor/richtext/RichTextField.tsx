@@ -39,6 +39,7 @@ export function RichTextField(props: RichTextFieldProps) {
 class LoadFailure extends Component<{ children: ReactNode }, { failed: boolean }> {
   state = { failed: false };
   static getDerivedStateFromError() { return { failed: true }; }
+  override componentDidCatch(error: unknown) { console.error('The rich text editor failed:', error); }
   render() {
     if (!this.state.failed) return this.props.children;
     return (
