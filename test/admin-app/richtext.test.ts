@@ -89,6 +89,9 @@ describe('the wysiwyg field', () => {
       expect(await toolbar(page).getByRole('button', { name, exact: true }).getAttribute('aria-pressed'), name).toBe('false');
     }
 
+    // The field's label focuses the text, like a label of an input.
+    await page.locator('label', { hasText: /^Body$/ }).click();
+    expect(await activeLabel(page)).toBe('Body');
     await body(page).click();
     await page.keyboard.press('ControlOrMeta+a');
     await page.keyboard.press('Backspace');

@@ -105,6 +105,15 @@ export default function RichTextEditor({ id, label, value, onChange, readOnly, d
     editor.setEditable(!readOnly, false);
   }, [editor, id, label, labelledBy, describedBy, invalid, readOnly]);
 
+  // A <label for={id}> cannot focus a div by itself: a click on it focuses the text.
+  useEffect(() => {
+    if (!editor) return;
+    const labels = [...document.querySelectorAll<HTMLLabelElement>('label')].filter((l) => l.htmlFor === id);
+    const focus = (e: MouseEvent) => { e.preventDefault(); if (!editor.isDestroyed) editor.commands.focus(); };
+    for (const l of labels) l.addEventListener('click', focus);
+    return () => { for (const l of labels) l.removeEventListener('click', focus); };
+  }, [editor, id]);
+
   // A value set from outside (the entry loaded, or reset) replaces the document; the value this editor
   // emitted itself does not (that would move the caret).
   useEffect(() => {
