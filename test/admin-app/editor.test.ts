@@ -56,7 +56,8 @@ afterAll(async () => {
 });
 
 const field = (page: Page, path: string) => page.locator(`[data-field="${path}"]`);
-const activeId = (page: Page) => page.evaluate(() => document.activeElement?.id ?? '');
+/** The id of the focused element (a string expression: this file is typed without the DOM). */
+const activeId = (page: Page) => page.evaluate<string>("document.activeElement ? document.activeElement.id : ''");
 
 describe('the entry editor', () => {
   it('creates a page with every field type, shows field errors, fixes them, publishes, and the public API serves it', async () => {
