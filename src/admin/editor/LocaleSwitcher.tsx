@@ -53,5 +53,5 @@ export function FieldSource({ entry, locales, locale, field, localized, id }: {
     : source.kind === 'own' ? `Own value in ${locale}`
       : source.kind === 'fallback' ? `Fallback from ${source.from}: readers in ${locale} see the ${source.from} value until one is written here`
         : `No value in ${locale} or its fallbacks`;
-  return <p id={id} className={`field-source ${source.kind}`}>{text}</p>;
+  return <p id={id} className={`field-source ${source.kind}`} data-source={field}>{text}</p>;
 }
