@@ -127,6 +127,9 @@ export function ListScreen({ project, role, section }: { project: string; role: 
       <div className="screen-head">
         <h1 id={headingId} className="clip" title={section.label}>{section.label}</h1>
         <span className="muted">{list.data ? `${total} ${total === 1 ? 'entry' : 'entries'}` : ''}</span>
+        {canWrite(role) && (section.kind === 'page' || section.kind === 'item' || section.kind === 'post') && (
+          <Link to={`${section.to}/new`} className="button primary new-entry">{section.kind === 'page' ? 'New page' : section.kind === 'item' ? 'New item' : 'New post'}</Link>
+        )}
       </div>
       <div className="toolbar" role="search">
         {searchable && (
