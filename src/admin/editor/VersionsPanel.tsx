@@ -58,7 +58,7 @@ export function VersionsPanel({ project, path, current, fields, canRestore, onRe
     setBusy(true);
     setError(null);
     try {
-      const answer = await api<{ data: Entry }>(`${path}/versions/${chosen}/restore`, { method: 'POST', project });
+      const answer = await api<{ data: Entry }>(`${path}/versions/${chosen}/restore`, { method: 'POST', project, body: {} });
       setConfirming(false);
       setChosen(null);
       onRestored(answer.data);
