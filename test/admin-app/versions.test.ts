@@ -189,7 +189,7 @@ describe('the entry editor: conflicts, versions, preview, locales', () => {
     const title = page.getByRole('textbox', { name: /^Title/ });
     await expect.poll(() => title.inputValue()).toBe('');
     const source = (field: string) => page.locator(`[data-source="${field}"]`);
-    expect(await source('title').innerText()).toContain('Fallback from en');
+    expect(await source('title').innerText()).toContain('Fallback from en: readers in fr see “Hello”');
     expect(await source('body').innerText()).toContain('Fallback from en');
     expect(await source('price').innerText()).toContain('Shared by all locales');
     expect(await seriousViolations(page)).toEqual([]);
@@ -197,7 +197,8 @@ describe('the entry editor: conflicts, versions, preview, locales', () => {
 
     await title.fill('Bonjour');
     await page.getByRole('button', { name: 'Save draft' }).click();
-    await expect.poll(() => source('title').innerText()).toContain('Own value in fr');
+    await expect.poll(async () => (await getPage(created.id, 'intl')).draftLocales?.fr).toEqual({ title: 'Bonjour' });
+    expect(await source('title').innerText()).toContain('Own value in fr');
     const saved = await getPage(created.id, 'intl');
     expect(saved.draftContent).toEqual({ title: 'Hello', body: 'English body', price: 3 });
     expect(saved.draftLocales.fr).toEqual({ title: 'Bonjour' });

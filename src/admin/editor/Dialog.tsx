@@ -13,8 +13,10 @@ export function Dialog({ title, onClose, children, wide }: { title: string; onCl
 
   useEffect(() => {
     const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    const first = ref.current?.querySelector<HTMLElement>('[data-autofocus], button, input, select, textarea, [tabindex="0"]');
-    (first ?? ref.current)?.focus();
+    const first = ref.current?.querySelector<HTMLElement>('[data-autofocus]:not(:disabled)')
+      ?? ref.current?.querySelector<HTMLElement>('input, select, textarea, button:not(.dialog-close), [tabindex="0"]');
+    if (first && !first.matches(':disabled')) first.focus();
+    else ref.current?.focus();
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') { e.stopPropagation(); close.current(); return; }
       if (e.key !== 'Tab' || !ref.current) return;

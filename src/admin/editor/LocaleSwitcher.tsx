@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { apiData } from '../api';
-import { valueSource, type Locale, type LocalizedEntry } from './fieldDiff';
+import { excerpt, valueSource, type Locale, type LocalizedEntry } from './fieldDiff';
 import './versions.css';
 
 // The locale switcher of the entry editor (issue 13; docs/localization.md): in a project with more
@@ -51,7 +51,7 @@ export function FieldSource({ entry, locales, locale, field, localized, id }: {
   const source = valueSource(entry, locales, locale, field, localized);
   const text = source.kind === 'shared' ? 'Shared by all locales'
     : source.kind === 'own' ? `Own value in ${locale}`
-      : source.kind === 'fallback' ? `Fallback from ${source.from}: readers in ${locale} see the ${source.from} value until one is written here`
+      : source.kind === 'fallback' ? `Fallback from ${source.from}: readers in ${locale} see “${excerpt(source.value)}” until a value is written here`
         : `No value in ${locale} or its fallbacks`;
   return <p id={id} className={`field-source ${source.kind}`} data-source={field}>{text}</p>;
 }

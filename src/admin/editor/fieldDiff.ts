@@ -49,6 +49,13 @@ export function formatValue(v: unknown): string {
 
 export interface DiffPart { op: 'same' | 'add' | 'del'; text: string }
 
+/** A value in a line of text: strings and numbers as they are, cut at `max` characters; others as JSON. */
+export function excerpt(v: unknown, max = 80): string {
+  const text = typeof v === 'string' ? v : JSON.stringify(v) ?? '';
+  const one = text.replace(/\s+/g, ' ').trim();
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+}
+
 /** Long texts and nested values are compared by line (or by word when both are one line). */
 function tokens(text: string, byLine: boolean): string[] {
   if (!text) return [];
@@ -124,14 +131,15 @@ export function ownValues(entry: LocalizedEntry, code: string, defaultCode: stri
   return isRecord(mine) ? mine : {};
 }
 
-export type ValueSource = { kind: 'shared' } | { kind: 'own' } | { kind: 'fallback'; from: string } | { kind: 'none' };
+export type ValueSource = { kind: 'shared' } | { kind: 'own' } | { kind: 'fallback'; from: string; value: unknown } | { kind: 'none' };
 
 /** Where the value of a field shown in locale `code` comes from. */
 export function valueSource(entry: LocalizedEntry, locales: readonly Locale[], code: string, field: string, localized: boolean): ValueSource {
   if (!localized) return { kind: 'shared' };
   const def = locales.find((l) => l.default)?.code ?? code;
   for (const c of fallbackChain(locales, code)) {
-    if (!isEmpty(ownValues(entry, c, def)[field])) return c === code ? { kind: 'own' } : { kind: 'fallback', from: c };
+    const value = ownValues(entry, c, def)[field];
+    if (!isEmpty(value)) return c === code ? { kind: 'own' } : { kind: 'fallback', from: c, value };
   }
   return { kind: 'none' };
 }
