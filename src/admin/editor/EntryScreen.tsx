@@ -360,7 +360,7 @@ function Editor({ project, section, kind, typeSlug, entry, fields, components, w
             <LocaleSwitcher locales={locales} value={locale} onChange={onLocale} disabled={dirty && !readOnly} />
             {multilingual && dirty && !readOnly && <span className="muted small">Save your changes to switch locale.</span>}
             {current && kind !== 'post' && role && (
-              <PreviewButton project={project} role={role} kind={kind} type={typeSlug} slug={current.slug} id={current.id} locale={multilingual ? locale : defaultLocale || undefined} />
+              <PreviewButton project={project} role={role} kind={kind} type={typeSlug} slug={current.slug} id={current.id} locale={multilingual ? locale : undefined} defaultLocale={defaultLocale || undefined} />
             )}
           </div>
         )}

@@ -46,7 +46,7 @@ async function readPreview(target: { kind: 'page' | 'item'; type: string; slug: 
   return { ok: res.ok, status: res.status, text };
 }
 
-export function PreviewButton({ project, role, kind, type, slug, id, locale }: {
+export function PreviewButton({ project, role, kind, type, slug, id, locale, defaultLocale }: {
   project: string;
   role: Role;
   kind: 'page' | 'item';
@@ -54,8 +54,10 @@ export function PreviewButton({ project, role, kind, type, slug, id, locale }: {
   type: string;
   slug: string;
   id: string;
-  /** The locale being edited (the project's default when there is one locale). */
+  /** The locale being edited, in a project with several locales (the preview JSON is read with ?locale=). */
   locale?: string | undefined;
+  /** The project's default locale: what {locale} of the template is when `locale` is absent. */
+  defaultLocale?: string | undefined;
 }) {
   const settings = useAdminSettings(project);
   const [open, setOpen] = useState(false);
@@ -67,7 +69,7 @@ export function PreviewButton({ project, role, kind, type, slug, id, locale }: {
   const [blockedUrl, setBlockedUrl] = useState<string | null>(null);
   const template = settings.data?.preview.url ?? null;
 
-  const urlFor = (k: string) => template ? previewUrl(template, { type, slug, id, locale: locale ?? '', previewKey: k }) : null;
+  const urlFor = (k: string) => template ? previewUrl(template, { type, slug, id, locale: locale ?? defaultLocale ?? '', previewKey: k }) : null;
 
   /** A preview key: the stored one, or a new one when the role may create keys. */
   const ensureKey = async (): Promise<string | null> => {
