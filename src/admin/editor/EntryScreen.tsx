@@ -467,7 +467,7 @@ function Editor({ project, section, kind, typeSlug, entry, fields, components, w
               </section>
             )}
             {current && kind !== 'post' && (
-              <VersionsPanel project={project} path={entryPath} current={current} canRestore={writable}
+              <VersionsPanel project={project} path={entryPath} current={current} canRestore={writable} canListMembers={role === 'admin' || role === 'owner'}
                 fields={fields.map((f) => ({ name: f.name, label: f.label || f.name }))}
                 onRestored={(e) => { savedEdits.current = edits; onReload(e); }} />
             )}

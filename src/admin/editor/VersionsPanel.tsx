@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, ApiError, apiData, type Entry } from '../api';
+import { api, ApiError, apiData, type Entry, type Me } from '../api';
 import { ErrorState, Loading } from '../ui';
 import { TextDiff } from './DiffView';
 import { diffFields, isRecord, type FieldChange, type Fields } from './fieldDiff';
@@ -29,7 +29,7 @@ const kindText: Record<FieldChange['kind'], string> = { added: 'added', removed:
  * field-by-field diff of the one chosen against the current draft, and restore (confirmed), after
  * which `onRestored` gets the entry at its new version.
  */
-export function VersionsPanel({ project, path, current, fields, canRestore, onRestored }: {
+export function VersionsPanel({ project, path, current, fields, canRestore, canListMembers, onRestored }: {
   project: string;
   /** The entry's admin path, like /pages/<id>. */
   path: string;
@@ -37,12 +37,16 @@ export function VersionsPanel({ project, path, current, fields, canRestore, onRe
   current: Entry;
   fields: readonly EditorField[];
   canRestore: boolean;
+  /** Admins and owners may list the members: versions then name them by email. */
+  canListMembers: boolean;
   onRestored: (entry: Entry) => void;
 }) {
   const versions = useQuery({ queryKey: [project, 'versions', path, current.version], queryFn: () => apiData<VersionView[]>(`${path}/versions`, { project }) });
-  // The members, to show an email for `user:<id>` (any member may read the list; a failure just shows "a member").
-  const members = useQuery({ queryKey: [project, 'members'], queryFn: () => apiData<Array<{ id: string; email: string }>>('/members', { project }), retry: false });
+  // The members, to show an email for `user:<id>` (admins list them; others see "you" or "a member").
+  const members = useQuery({ queryKey: [project, 'members'], queryFn: () => apiData<Array<{ id: string; email: string }>>('/members', { project }), retry: false, enabled: canListMembers });
+  const me = useQuery({ queryKey: ['me'], queryFn: () => apiData<Me>('/auth/me'), retry: false, staleTime: 60_000 });
   const people = new Map((members.data ?? []).map((m) => [m.id, m.email]));
+  if (me.data) people.set(me.data.user.id, `you (${me.data.user.email})`);
   const [chosen, setChosen] = useState<number | null>(null);
   const detail = useQuery({
     queryKey: [project, 'version', path, chosen],
