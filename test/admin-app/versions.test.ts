@@ -110,6 +110,7 @@ describe('the entry editor: conflicts, versions, preview, locales', () => {
     const { page, context } = await newPage(browser);
     await openEntry(h, page, `/p/${project}/pages/article/${created.id}`);
     const panel = page.getByRole('region', { name: 'Versions' });
+    expect(await panel.getByRole('button', { name: /^Version 1/ }).innerText()).toContain('by the terminal');
     await panel.getByRole('button', { name: /^Version 1/ }).click();
     await panel.getByRole('heading', { name: 'Version 1 compared with the current draft' }).waitFor();
     const titleDiff = panel.getByLabel('Title: the current draft to version 1');
@@ -127,6 +128,8 @@ describe('the entry editor: conflicts, versions, preview, locales', () => {
     const after = await getPage(created.id);
     expect(after.draftContent).toEqual({ title: 'First title', body: long });
     expect(after.version).toBe(3);
+    // The restore is stored as a version, by the member who restored it.
+    await expect.poll(() => panel.getByRole('button', { name: /^Version 3/ }).innerText()).toContain(`by you (${adminEmail})`);
     await context.close();
   });
 

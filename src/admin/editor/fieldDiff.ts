@@ -59,7 +59,7 @@ export function excerpt(v: unknown, max = 80): string {
 /** Long texts and nested values are compared by line (or by word when both are one line). */
 function tokens(text: string, byLine: boolean): string[] {
   if (!text) return [];
-  return byLine ? text.split(/(?<=\n)/) : text.split(/(\s+)/).filter((t) => t !== '');
+  return text.split(byLine ? /(\n)/ : /(\s+)/).filter((t) => t !== '');
 }
 
 const maxCells = 4_000_000;
