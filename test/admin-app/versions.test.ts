@@ -74,7 +74,7 @@ describe('the entry editor: conflicts, versions, preview, locales', () => {
 
     const dialog = page.getByRole('dialog', { name: 'Someone else saved this entry meanwhile' });
     await dialog.waitFor();
-    await expect.poll(() => dialog.evaluate('d => d.contains(document.activeElement)')).toBe(true);
+    await expect.poll(() => page.evaluate('document.querySelector("[role=dialog]").contains(document.activeElement)')).toBe(true);
     await dialog.getByRole('group', { name: 'Title' }).waitFor();
     expect(await dialog.getByRole('group').allInnerTexts()).toHaveLength(3);
     expect(await dialog.getByLabel('Title: theirs').innerText()).toBe('Their title');
