@@ -2,6 +2,7 @@ import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/rea
 import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { api, ApiError, apiData, setUnauthorizedHandler, type Listed, type Me, type Role } from './api';
 import { EntryScreen } from './editor/EntryScreen';
+import { TermScreen } from './editor/TermScreen';
 import { currentPath, href, navigate, useLocation } from './router';
 import { ListScreen } from './screens/ListScreen';
 import { listUrl, useSections, type Section } from './sections';
@@ -158,6 +159,8 @@ function Shell({ me, project, role, rest }: { me: Me; project: string; role: Rol
   else if (!section) screen = <EmptyState title="Not found">This project has no such section.</EmptyState>;
   else if (entryId && (section.kind === 'page' || section.kind === 'item' || section.kind === 'post')) {
     screen = <EntryScreen key={entryId} project={project} section={section} id={decodeURIComponent(entryId)} />;
+  } else if (entryId && section.kind === 'term') {
+    screen = <TermScreen key={entryId} project={project} section={section} id={decodeURIComponent(entryId)} />;
   } else screen = <ListScreen key={section.key} project={project} role={role} section={section} />;
 
   const groups = ['Pages', 'Collections', 'Blog', 'Library'] as const;

@@ -314,7 +314,7 @@ function Editor({ project, section, kind, typeSlug, entry, fields, components, w
     if (dirty && !(await save())) return;
     await action('schedule', () => apiData<Entry>(`${entryPath}/schedule`, { method: 'POST', body: { publishAt: at }, project }), `Scheduled to publish at ${new Date(at).toLocaleString()}.`);
   };
-  const unschedule = () => action('unschedule', () => apiData<Entry>(`${entryPath}/schedule`, { method: 'DELETE', project }), 'Schedule cancelled.');
+  const unschedule = () => action('unschedule', () => apiData<Entry>(`${entryPath}/schedule`, { method: 'DELETE', body: {}, project }), 'Schedule cancelled.');
   const clone = async () => {
     setBusy('clone');
     try {
@@ -326,7 +326,7 @@ function Editor({ project, section, kind, typeSlug, entry, fields, components, w
   const remove = async (force: boolean) => {
     setBusy('delete');
     try {
-      await api(`${entryPath}${force ? '?force=true' : ''}`, { method: 'DELETE', project });
+      await api(`${entryPath}${force ? '?force=true' : ''}`, { method: 'DELETE', body: {}, project });
       savedEdits.current = edits;
       void queryClient.invalidateQueries({ queryKey: [project] });
       navigate(section.to);
@@ -416,15 +416,15 @@ function Editor({ project, section, kind, typeSlug, entry, fields, components, w
           </div>
         )}
         <div className="editor-layout">
-          <form id="entry-form" ref={formRef} className="editor-form card" onSubmit={submit} noValidate aria-label={`${nameLabel} and fields`}>
+          <form id="entry-form" ref={formRef} className="editor-form card" onSubmit={submit} noValidate aria-label="Entry form">
             <div className={`efield${nameErr ? ' has-error' : ''}`} data-field="name">
-              <div className="efield-head"><label htmlFor={controlId('name')}>{nameLabel}<span className="req" aria-hidden="true"> *</span><span className="visually-hidden"> (required)</span></label></div>
+              <div className="efield-head"><label htmlFor={controlId('name')}>{nameLabel}<span className="req" aria-hidden="true"> *</span></label></div>
               <input id={controlId('name')} type="text" value={draft.name} readOnly={readOnly} required aria-invalid={nameErr ? true : undefined} aria-describedby={nameErr ? `${controlId('name')}-error` : undefined}
                 onChange={(e) => update({ name: e.target.value, ...(slugTouched ? {} : { slug: slugify(e.target.value) }) })} />
               {nameErr && <p className="error field-error" id={`${controlId('name')}-error`}>{nameErr}</p>}
             </div>
             <div className={`efield${slugErr ? ' has-error' : ''}`} data-field="slug">
-              <div className="efield-head"><label htmlFor={controlId('slug')}>Slug<span className="req" aria-hidden="true"> *</span><span className="visually-hidden"> (required)</span></label></div>
+              <div className="efield-head"><label htmlFor={controlId('slug')}>Slug<span className="req" aria-hidden="true"> *</span></label></div>
               <input id={controlId('slug')} type="text" className="mono" value={draft.slug} readOnly={readOnly} required spellCheck={false} aria-invalid={slugErr ? true : undefined}
                 aria-describedby={`${controlId('slug')}-help${slugErr ? ` ${controlId('slug')}-error` : ''}`}
                 onChange={(e) => { setSlugTouched(true); update({ slug: e.target.value }); }} />

@@ -57,7 +57,6 @@ function Wrapper({ field, path, children, labelFor = true, count }: { field: Sch
     <>
       {fieldLabel(field)}
       {field.required && <span className="req" aria-hidden="true"> *</span>}
-      {field.required && <span className="visually-hidden"> (required)</span>}
     </>
   );
   return (
@@ -113,7 +112,7 @@ export function FieldControl({ field, path, value, onChange }: { field: SchemaFi
               {field.type === 'text'
                 ? <input type="text" {...common(a)} value={s} placeholder={opt(o, 'placeholder', isStr)} onChange={(e) => onChange(e.target.value)} />
                 : <textarea {...common(a)} value={s} rows={4} placeholder={opt(o, 'placeholder', isStr)} onChange={(e) => onChange(e.target.value)} />}
-              {hint && <p className="hint-warn">{hint}</p>}
+              {hint && !ctx.errors[path] && <p className="hint-warn">{hint}</p>}
             </>
           )}
         </Wrapper>

@@ -22,6 +22,7 @@ const postSortChoices = [
   { value: '-title', label: 'Title Z–A' },
 ];
 const pageSize = 20;
+const newLabel: Record<string, string> = { 'blog:authors': 'New author', 'blog:categories': 'New category', 'blog:tags': 'New tag' };
 
 interface Row { id: string; name: string; slug: string; status?: string; publishAt?: string | null; updatedAt?: string; raw: Record<string, unknown> }
 
@@ -119,7 +120,7 @@ export function ListScreen({ project, role, section }: { project: string; role: 
     if (n.has(id)) n.delete(id); else n.add(id);
     return n;
   });
-  const entryLink = (r: Row) => section.kind === 'page' || section.kind === 'item' || section.kind === 'post' ? `${section.to}/${encodeURIComponent(r.id)}` : null;
+  const entryLink = (r: Row) => section.kind !== 'media' ? `${section.to}/${encodeURIComponent(r.id)}` : null;
   const headingId = useId();
 
   return (
@@ -127,8 +128,8 @@ export function ListScreen({ project, role, section }: { project: string; role: 
       <div className="screen-head">
         <h1 id={headingId} className="clip" title={section.label}>{section.label}</h1>
         <span className="muted">{list.data ? `${total} ${total === 1 ? 'entry' : 'entries'}` : ''}</span>
-        {canWrite(role) && (section.kind === 'page' || section.kind === 'item' || section.kind === 'post') && (
-          <Link to={`${section.to}/new`} className="button primary new-entry">{section.kind === 'page' ? 'New page' : section.kind === 'item' ? 'New item' : 'New post'}</Link>
+        {canWrite(role) && section.kind !== 'media' && (
+          <Link to={`${section.to}/new`} className="button primary new-entry">{newLabel[section.key] ?? (section.kind === 'page' ? 'New page' : section.kind === 'item' ? 'New item' : 'New post')}</Link>
         )}
       </div>
       <div className="toolbar" role="search">
