@@ -1,12 +1,14 @@
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { api, ApiError, apiData, setUnauthorizedHandler, type Listed, type Me, type Role } from './api';
-import { EntryScreen } from './editor/EntryScreen';
-import { TermScreen } from './editor/TermScreen';
 import { currentPath, href, navigate, useLocation } from './router';
 import { ListScreen } from './screens/ListScreen';
 import { listUrl, useSections, type Section } from './sections';
 import { EmptyState, ErrorState, FullPage, link, Link, Loading, Redirect } from './ui';
+
+// The editors load when first opened (they bring the field controls and the rich text editor).
+const EntryScreen = lazy(() => import('./editor/EntryScreen').then((m) => ({ default: m.EntryScreen })));
+const TermScreen = lazy(() => import('./editor/TermScreen').then((m) => ({ default: m.TermScreen })));
 
 // ---------------------------------------------------------------------------------------------
 // The app: sign-in, or the signed-in shell for one project.
@@ -198,7 +200,7 @@ function Shell({ me, project, role, rest }: { me: Me; project: string; role: Rol
           );
         })}
       </nav>
-      <main id="main" className="main" tabIndex={-1}>{screen}</main>
+      <main id="main" className="main" tabIndex={-1}><Suspense fallback={<Loading label="Loading the editor…" />}>{screen}</Suspense></main>
     </div>
   );
 }

@@ -56,7 +56,8 @@ afterAll(async () => {
 });
 
 const field = (page: Page, path: string) => page.locator(`[data-field="${path}"]`);
-const activeId = (page: Page) => page.evaluate(() => document.activeElement?.id ?? '');
+/** The id of the focused element (a string expression: this file is typed without the DOM). */
+const activeId = (page: Page) => page.evaluate<string>("document.activeElement ? document.activeElement.id : ''");
 
 describe('the entry editor', () => {
   it('creates a page with every field type, shows field errors, fixes them, publishes, and the public API serves it', async () => {
@@ -173,6 +174,62 @@ describe('the entry editor', () => {
     await expect.poll(() => page.locator('.editor-head .badge').first().textContent()).toBe('scheduled');
     await page.getByRole('button', { name: 'Cancel schedule' }).click();
     await expect.poll(() => page.locator('.editor-status').textContent()).toBe('Schedule cancelled.');
+    await context.close();
+  });
+
+  it('says so when someone else saved meanwhile, keeping what was typed; a referenced item refuses deletion and lists who refers to it', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto(`${h.http.url}/admin/p/${project}/pages/showcase/${pageId}`);
+    await signIn(page, editorEmail);
+    await expect.poll(() => page.getByLabel('Intro', { exact: true }).inputValue()).toBe('Hello there');
+    const current = await h.t.run('pages.get', { ref: { id: pageId } });
+    await h.t.run('pages.update', { ref: { id: pageId }, fields: { intro: 'Theirs' }, version: current.version });
+    await page.getByLabel('Intro', { exact: true }).fill('Mine, typed meanwhile');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await expect.poll(() => page.locator('[data-conflict]').textContent()).toContain('Someone else saved this entry meanwhile');
+    expect(await page.getByLabel('Intro', { exact: true }).inputValue()).toBe('Mine, typed meanwhile');
+    expect((await h.t.run('pages.get', { ref: { id: pageId } })).draftContent.intro).toBe('Theirs');
+    await context.close();
+
+    const second = await newPage(browser);
+    await second.page.goto(`${h.http.url}/admin/p/${project}/items/people/${adaId}`);
+    await signIn(second.page, editorEmail);
+    await second.page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await second.page.getByRole('button', { name: 'Confirm delete' }).click();
+    await expect.poll(() => second.page.locator('.refusal').textContent()).toContain('showcase-one');
+    expect(await second.page.getByRole('button', { name: /Delete anyway/ }).count()).toBe(1);
+    await second.page.getByRole('button', { name: 'Keep it' }).click();
+    await second.context.close();
+  });
+
+  it('writes blog posts with the same editor, and creates a category from its list', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto(`${h.http.url}/admin/p/${project}/blog/categories`);
+    await signIn(page, editorEmail);
+    await page.getByRole('link', { name: 'New category' }).click();
+    await page.getByLabel('Name').fill('News');
+    await page.getByRole('button', { name: 'Create category' }).click();
+    await page.waitForURL(/\/blog\/categories\/[0-9a-f-]{36}$/);
+    await page.goto(`${h.http.url}/admin/p/${project}/blog/posts`);
+    await page.getByRole('link', { name: 'New post' }).click();
+    await page.getByRole('textbox', { name: 'Title', exact: true }).fill('Hello editor');
+    expect(await page.getByLabel('Slug').inputValue()).toBe('hello-editor');
+    await page.getByLabel('Summary').fill('A post from the browser');
+    await page.getByRole('combobox', { name: 'Categories' }).fill('New');
+    await page.getByRole('listbox', { name: 'Matching categories' }).getByRole('option', { name: /News/ }).click();
+    await page.getByLabel('Meta title').fill('Hello from the editor');
+    await expect.poll(() => page.locator('.serp-title').textContent()).toBe('Hello from the editor');
+    await page.getByRole('button', { name: 'Create draft' }).click();
+    await page.waitForURL(/\/blog\/posts\/[0-9a-f-]{36}$/);
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await expect.poll(() => page.locator('.editor-status').textContent()).toBe('Published.');
+    const res = await h.fetch('/api/v1/blog/posts/hello-editor', { headers: { 'x-api-key': publicKey } });
+    expect(res.status).toBe(200);
+    const text = JSON.stringify(await res.json());
+    expect(text).toContain('A post from the browser');
+    expect(text).toContain('"news"');
+    expect(await seriousViolations(page)).toEqual([]);
+    await shoot(page, 'editor-post');
     await context.close();
   });
 
