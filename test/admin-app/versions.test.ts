@@ -5,6 +5,8 @@ import { launchBrowser, newPage, seriousViolations, shoot, signIn } from './supp
 
 // The entry editor's conflict resolution, versions, preview and locale switcher, driven in headless
 // Chromium against the real server on a socket (dist/admin built by `npm run build`).
+/** expect.poll with room for a loaded machine (its default is one second). */
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000, interval: 100 });
 const template = 'http://localhost:5173/{type}/{slug}?preview={previewKey}&locale={locale}';
 const adminEmail = 'admin-versions@example.test';
 const editorEmail = 'editor-versions@example.test';
@@ -74,7 +76,7 @@ describe('the entry editor: conflicts, versions, preview, locales', () => {
 
     const dialog = page.getByRole('dialog', { name: 'Someone else saved this entry meanwhile' });
     await dialog.waitFor();
-    await expect.poll(() => page.evaluate('document.querySelector("[role=dialog]").contains(document.activeElement)')).toBe(true);
+    await poll(() => page.evaluate('document.querySelector("[role=dialog]").contains(document.activeElement)')).toBe(true);
     await dialog.getByRole('group', { name: 'Title' }).waitFor();
     expect(await dialog.getByRole('group').allInnerTexts()).toHaveLength(3);
     expect(await dialog.getByLabel('Title: theirs').innerText()).toBe('Their title');
@@ -84,7 +86,7 @@ describe('the entry editor: conflicts, versions, preview, locales', () => {
 
     // Escape closes the dialog and keeps what was typed.
     await page.keyboard.press('Escape');
-    await expect.poll(() => dialog.count()).toBe(0);
+    await poll(() => dialog.count()).toBe(0);
     expect(await page.getByRole('textbox', { name: /^Title/ }).inputValue()).toBe('My title');
     await page.getByRole('button', { name: /Resolve/ }).click();
     await dialog.waitFor();
@@ -93,11 +95,11 @@ describe('the entry editor: conflicts, versions, preview, locales', () => {
     await dialog.getByRole('group', { name: 'Title' }).getByRole('radio', { name: /Theirs/ }).check();
     await dialog.getByRole('group', { name: 'Body' }).getByRole('radio', { name: /Theirs/ }).check();
     await dialog.getByRole('button', { name: 'Save the merge' }).click();
-    await expect.poll(() => dialog.count()).toBe(0);
+    await poll(() => dialog.count()).toBe(0);
     const after = await getPage(created.id);
     expect(after.draftContent).toEqual({ title: 'Their title', summary: 'my summary', body: 'their body' });
     // The editor reloaded at the new version.
-    await expect.poll(() => page.getByRole('textbox', { name: /^Title/ }).inputValue()).toBe('Their title');
+    await poll(() => page.getByRole('textbox', { name: /^Title/ }).inputValue()).toBe('Their title');
     expect(await page.getByRole('textbox', { name: /^Summary/ }).inputValue()).toBe('my summary');
     await context.close();
   });
@@ -124,12 +126,12 @@ describe('the entry editor: conflicts, versions, preview, locales', () => {
 
     await panel.getByRole('button', { name: 'Restore version 1…' }).click();
     await panel.getByRole('button', { name: 'Restore', exact: true }).click();
-    await expect.poll(() => page.getByRole('textbox', { name: /^Title/ }).inputValue()).toBe('First title');
+    await poll(() => page.getByRole('textbox', { name: /^Title/ }).inputValue()).toBe('First title');
     const after = await getPage(created.id);
     expect(after.draftContent).toEqual({ title: 'First title', body: long });
     expect(after.version).toBe(3);
     // The restore is stored as a version, by the member who restored it.
-    await expect.poll(() => panel.getByRole('button', { name: /^Version 3/ }).innerText()).toContain(`by you (${adminEmail})`);
+    await poll(() => panel.getByRole('button', { name: /^Version 3/ }).innerText()).toContain(`by you (${adminEmail})`);
     await context.close();
   });
 
@@ -190,7 +192,7 @@ describe('the entry editor: conflicts, versions, preview, locales', () => {
     const switcher = page.getByLabel('Editing in');
     await switcher.selectOption('fr');
     const title = page.getByRole('textbox', { name: /^Title/ });
-    await expect.poll(() => title.inputValue()).toBe('');
+    await poll(() => title.inputValue()).toBe('');
     const source = (field: string) => page.locator(`[data-source="${field}"]`);
     expect(await source('title').innerText()).toContain('Fallback from en: readers in fr see “Hello”');
     expect(await source('body').innerText()).toContain('Fallback from en');
@@ -200,14 +202,14 @@ describe('the entry editor: conflicts, versions, preview, locales', () => {
 
     await title.fill('Bonjour');
     await page.getByRole('button', { name: 'Save draft' }).click();
-    await expect.poll(async () => (await getPage(created.id, 'intl')).draftLocales?.fr).toEqual({ title: 'Bonjour' });
+    await poll(async () => (await getPage(created.id, 'intl')).draftLocales?.fr).toEqual({ title: 'Bonjour' });
     expect(await source('title').innerText()).toContain('Own value in fr');
     const saved = await getPage(created.id, 'intl');
     expect(saved.draftContent).toEqual({ title: 'Hello', body: 'English body', price: 3 });
     expect(saved.draftLocales.fr).toEqual({ title: 'Bonjour' });
     // Back in English, the English title is there and is the locale's own.
     await switcher.selectOption('en');
-    await expect.poll(() => title.inputValue()).toBe('Hello');
+    await poll(() => title.inputValue()).toBe('Hello');
     expect(await source('title').innerText()).toContain('Own value in en');
     await context.close();
   });
