@@ -155,6 +155,8 @@ function Editor({ project, section, kind, typeSlug, entry, fields, components, w
   const [refusal, setRefusal] = useState<{ message: string; referrers: Array<Record<string, unknown>> } | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const inFlight = useRef(false);
+  /** Bumped when autosave found a save in flight: it tries again later. */
+  const [retry, setRetry] = useState(0);
   const summaryRef = useRef<HTMLDivElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const focusFirst = useRef(false);
@@ -274,7 +276,7 @@ function Editor({ project, section, kind, typeSlug, entry, fields, components, w
   useEffect(() => {
     if (creating || readOnly || !dirty || conflict || jsonBlocked || kind === 'post') return;
     const t = setTimeout(() => {
-      if (inFlight.current) { setEdits((n) => n); return; }
+      if (inFlight.current) { setRetry((r) => r + 1); return; }
       inFlight.current = true;
       const atEdits = edits;
       setAutosave({ state: 'saving' });
@@ -287,7 +289,7 @@ function Editor({ project, section, kind, typeSlug, entry, fields, components, w
         .finally(() => { inFlight.current = false; });
     }, 1500);
     return () => clearTimeout(t);
-  }, [edits, dirty, conflict, jsonBlocked]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [edits, dirty, conflict, jsonBlocked, retry]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const action = async (name: string, run: () => Promise<Entry | null>, done: string) => {
     setBusy(name);
