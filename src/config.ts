@@ -84,6 +84,10 @@ export const configFileSchema = z.strictObject({
     /** Refuse receivers on private and loopback addresses (link-local and metadata ones always are). */
     blockPrivate: z.boolean().optional(),
   }).optional(),
+  /** The site's preview page (docs/admin-app.md): a URL template with {type} {slug} {id} {locale} {previewKey}. */
+  preview: z.strictObject({
+    url: z.string().regex(/^https?:\/\/\S+$/, 'must be an http(s) URL template like http://localhost:5173/{type}/{slug}?preview={previewKey}').optional(),
+  }).optional(),
   /** AI assistance (docs/ai.md). The API key is never here: only CMS_AI_API_KEY in the environment. */
   ai: z.strictObject({
     provider: z.enum(aiProviders).optional(),
@@ -162,6 +166,8 @@ export interface CmsConfig {
   webhookBlockPrivate: boolean;
   /** AI assistance: the provider, its address and model (CMS_AI_*; docs/ai.md). */
   ai: AiConfig;
+  /** The site's preview URL template (preview.url, CMS_PREVIEW_URL), or null: the admin app then shows the preview JSON. */
+  previewUrl: string | null;
   /** GET /metrics: served when enabled (CMS_METRICS=on), behind `Bearer <token>` when a token is set (CMS_METRICS_TOKEN). */
   metrics: { enabled: boolean; token: string | null };
   /** The level of the server's log lines (CMS_LOG_LEVEL; info by default). */
@@ -253,6 +259,10 @@ export function loadConfig(options: LoadConfigOptions = {}): CmsConfig {
   if (!Number.isSafeInteger(maxUpload) || maxUpload <= 0) {
     throw new ConfigError(`CMS_MAX_UPLOAD_BYTES must be a positive number of bytes, got ${env.CMS_MAX_UPLOAD_BYTES}`);
   }
+  const previewUrl = env.CMS_PREVIEW_URL || parsed.preview?.url || null;
+  if (previewUrl !== null && !/^https?:\/\/\S+$/.test(previewUrl)) {
+    throw new ConfigError(`CMS_PREVIEW_URL must be an http(s) URL template like http://localhost:5173/{type}/{slug}?preview={previewKey}, got ${previewUrl}`);
+  }
   const project = options.project || env.CMS_PROJECT || parsed.project || 'default';
   if (!isSlug(project)) {
     const from = options.project ? '--project' : env.CMS_PROJECT ? 'CMS_PROJECT' : 'project';
@@ -311,6 +321,7 @@ export function loadConfig(options: LoadConfigOptions = {}): CmsConfig {
     shutdownGraceMs,
     webhookBlockPrivate,
     ai,
+    previewUrl,
     metrics: { enabled: metricsEnabled, token: env.CMS_METRICS_TOKEN || parsed.metrics?.token || null },
     logLevel,
     drainMs,
@@ -394,7 +405,7 @@ export type CmsConfigInput = Partial<CmsConfig>;
 const configMembers: Record<keyof CmsConfig, true> = {
   rootDir: true, configFile: true, project: true, createProject: true, dataDir: true, schemasDir: true, databaseUrl: true,
   baseUrl: true, baseUrlSet: true, port: true, host: true, cache: true, cacheMaxBytes: true, corsOrigin: true, rateLimit: true, trustProxy: true,
-  maxUploadBytes: true, shutdownGraceMs: true, webhookBlockPrivate: true, ai: true, metrics: true, logLevel: true, drainMs: true,
+  maxUploadBytes: true, shutdownGraceMs: true, webhookBlockPrivate: true, ai: true, previewUrl: true, metrics: true, logLevel: true, drainMs: true,
   storage: true,
 };
 
@@ -437,6 +448,7 @@ export function resolveConfig(input: CmsConfigInput = {}): CmsConfig {
     shutdownGraceMs: input.shutdownGraceMs ?? defaultShutdownGraceMs,
     webhookBlockPrivate: input.webhookBlockPrivate ?? false,
     ai: { ...defaultAiConfig, ...input.ai },
+    previewUrl: input.previewUrl ?? null,
     metrics: input.metrics ?? { enabled: false, token: null },
     logLevel: input.logLevel ?? 'info',
     drainMs: input.drainMs ?? 0,

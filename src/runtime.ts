@@ -330,7 +330,7 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
       clock,
       log,
       services,
-      settings: { baseUrl: config.baseUrl, maxUploadBytes: config.maxUploadBytes },
+      settings: { baseUrl: config.baseUrl, maxUploadBytes: config.maxUploadBytes, previewUrl: config.previewUrl },
       async emit(kind, data, opts) {
         const u = needUnit('emit');
         // The changed locales travel with the event only where there is more than one locale.

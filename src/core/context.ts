@@ -39,6 +39,8 @@ export interface CoreSettings {
   baseUrl: string;
   /** Largest accepted upload in bytes. */
   maxUploadBytes: number;
+  /** The site's preview URL template, for the admin app (null: none configured). */
+  previewUrl: string | null;
 }
 
 /**

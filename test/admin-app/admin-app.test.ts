@@ -180,7 +180,7 @@ describe('the admin app in a browser', () => {
     await shoot(page, 'home');
 
     await nav.getByRole('link', { name: /Articles/ }).click();
-    await expect.poll(() => page.getByText('Page 1 of 2').count()).toBe(1);
+    await expect.poll(() => page.getByText('Page 1 of 2').count(), { timeout: 10_000 }).toBe(1);
     await expect.poll(() => page.locator('table.list tbody tr').count()).toBe(20);
     // Long values are cut with an ellipsis and carry the whole value in their title.
     await page.getByLabel('Sort').selectOption('name');
@@ -226,7 +226,7 @@ describe('the admin app in a browser', () => {
     const { context, page } = await newPage(browser);
     await page.goto(`${h.http.url}/admin/p/${project}/pages/article`);
     await signIn(page, editorEmail);
-    await expect.poll(() => page.getByText('Page 1 of 2').count()).toBe(1);
+    await expect.poll(() => page.getByText('Page 1 of 2').count(), { timeout: 10_000 }).toBe(1);
     await page.getByLabel('Search').fill('article-2');
     await expect.poll(() => page.locator('table.list tbody tr').count()).toBe(6);
     await page.getByLabel('Search').fill('zebra');
@@ -244,7 +244,7 @@ describe('the admin app in a browser', () => {
     const { context, page } = await newPage(browser);
     await page.goto(`${h.http.url}/admin/p/${project}/pages/article?sort=-name`);
     await signIn(page, editorEmail);
-    await expect.poll(() => page.getByText('Page 1 of 2').count()).toBe(1);
+    await expect.poll(() => page.getByText('Page 1 of 2').count(), { timeout: 10_000 }).toBe(1);
     for (const name of ['Untitled draft', 'Article 25', 'Article 24']) await page.getByRole('checkbox', { name: `Select ${name}` }).check();
     await page.getByRole('region', { name: 'Bulk actions' }).getByRole('button', { name: 'Publish', exact: true }).click();
     const results = page.getByRole('status', { name: 'Bulk action results' });
@@ -284,7 +284,7 @@ describe('the admin app in a browser', () => {
     expect(await page.getByRole('status').textContent()).toBe('Your session has ended. Sign in again to continue.');
     await signIn(page, editorEmail);
     await page.waitForURL(new RegExp(`/admin/p/${project}/pages/article\\?page=1$`));
-    await expect.poll(() => page.getByText('Page 1 of 2').count()).toBe(1);
+    await expect.poll(() => page.getByText('Page 1 of 2').count(), { timeout: 10_000 }).toBe(1);
     await context.close();
   });
 
@@ -292,7 +292,7 @@ describe('the admin app in a browser', () => {
     const { context, page } = await newPage(browser);
     await page.goto(`${h.http.url}/admin/p/${project}/pages/article`);
     await signIn(page, viewerEmail);
-    await expect.poll(() => page.getByText('Page 1 of 2').count()).toBe(1);
+    await expect.poll(() => page.getByText('Page 1 of 2').count(), { timeout: 10_000 }).toBe(1);
     expect(await page.getByRole('checkbox').count()).toBe(0);
     for (const name of ['Publish', 'Unpublish', 'Delete']) expect(await page.getByRole('button', { name, exact: true }).count()).toBe(0);
     expect(await page.locator('.who').textContent()).toContain('viewer');

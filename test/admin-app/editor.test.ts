@@ -65,7 +65,7 @@ describe('the entry editor', () => {
     await page.goto(`${h.http.url}/admin/p/${project}/pages/showcase`);
     await signIn(page, editorEmail);
     await page.getByRole('link', { name: 'New page' }).click();
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('New page');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), { timeout: 10_000 }).toBe('New page');
     // Every field has a labelled control, its help text and its required mark.
     for (const p of ['title', 'code', 'intro', 'body', 'hero', 'file', 'count', 'featured', 'day', 'at', 'tint', 'meta', 'size', 'people', 'blocks', 'cta', 'rows']) {
       expect(await field(page, `fields.${p}`).count(), p).toBe(1);
@@ -158,7 +158,7 @@ describe('the entry editor', () => {
     await page.goto(`${h.http.url}/admin/p/${project}/pages/showcase/${pageId}`);
     await signIn(page, editorEmail);
     await page.getByRole('button', { name: 'Clone' }).click();
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Showcase one (copy)');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), { timeout: 10_000 }).toBe('Showcase one (copy)');
     await page.getByLabel('Intro', { exact: true }).fill('Typed, then autosaved');
     await expect.poll(() => page.locator('.autosave').textContent(), { timeout: 10_000 }).toMatch(/^Saved at /);
     const cloneId = page.url().split('/').pop()!;
@@ -181,7 +181,7 @@ describe('the entry editor', () => {
     const { context, page } = await newPage(browser);
     await page.goto(`${h.http.url}/admin/p/${project}/pages/showcase/${pageId}`);
     await signIn(page, editorEmail);
-    await expect.poll(() => page.getByLabel('Intro', { exact: true }).inputValue()).toBe('Hello there');
+    await expect.poll(() => page.getByLabel('Intro', { exact: true }).inputValue(), { timeout: 10_000 }).toBe('Hello there');
     const current = await h.t.run('pages.get', { ref: { id: pageId } });
     await h.t.run('pages.update', { ref: { id: pageId }, fields: { intro: 'Theirs' }, version: current.version });
     await page.getByLabel('Intro', { exact: true }).fill('Mine, typed meanwhile');
@@ -237,7 +237,7 @@ describe('the entry editor', () => {
     const { context, page } = await newPage(browser);
     await page.goto(`${h.http.url}/admin/p/${project}/pages/showcase/${pageId}`);
     await signIn(page, viewerEmail);
-    await expect.poll(() => page.getByLabel(/^Title \*$/).inputValue()).not.toBe('');
+    await expect.poll(() => page.getByLabel(/^Title \*$/).inputValue(), { timeout: 10_000 }).not.toBe('');
     expect(await page.getByLabel(/^Title \*$/).getAttribute('readonly')).toBe('');
     for (const name of ['Save draft', 'Publish', 'Unpublish', 'Clone', 'Delete', 'Schedule publish', 'Add Rows row', 'Add to Blocks']) {
       expect(await page.getByRole('button', { name, exact: true }).count(), name).toBe(0);

@@ -185,6 +185,20 @@ describe('admin content: pages', () => {
       expect(after.map((v: { version: number }) => v.version)).toEqual([3, 2, 1]);
     });
 
+    it('reads one stored version: its name, slug and fields as restore would bring them back', async () => {
+      const page = await newPage({ title: 'First' });
+      await call('POST', `${pagesPath}/${page.id}/publish`);
+      await call('PUT', `${pagesPath}/${page.id}`, { name: 'Later', fields: { title: 'Later', body: 'more' } });
+      const res = await call('GET', `${pagesPath}/${page.id}/versions/1`);
+      expect(res.status).toBe(200);
+      expect((await res.json()).data).toEqual({
+        version: 1, status: 'published', createdBy: `user:${editorId}`, createdAt: expect.any(String),
+        name: page.name, slug: page.slug, draftContent: { title: 'First' }, seo: {},
+      });
+      expect((await call('GET', `${pagesPath}/${page.id}/versions/9`)).status).toBe(404);
+      expect((await call('GET', `${pagesPath}/${page.id}/versions/x`)).status).toBe(404);
+    });
+
     it('answers 404 for a version that was never stored', async () => {
       const page = await newPage();
       expect((await call('POST', `${pagesPath}/${page.id}/versions/7/restore`)).status).toBe(404);

@@ -1,11 +1,16 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { api, ApiError, apiData, canWrite, type Entry, type Me, type TypeDef } from '../api';
+import { api, ApiError, apiData, canWrite, type Entry, type Me, type Role, type TypeDef } from '../api';
 import { MediaField } from '../media/MediaField';
 import { navigate } from '../router';
 import type { Section } from '../sections';
 import { ErrorState, Link, Loading, str } from '../ui';
 import './editor.css';
+import { ConflictDialog } from './ConflictDialog';
+import { isEmpty, localeDocument, type Locale } from './fieldDiff';
+import { defaultLocaleOf, FieldSource, LocaleSwitcher, useLocales } from './LocaleSwitcher';
+import { PreviewButton } from './PreviewButton';
+import { VersionsPanel } from './VersionsPanel';
 import { controlId, FieldList, FormCtx, fromLocalInput, toLocalInput, zoneLabel, type ComponentDef, type FormContext, type SchemaField } from './fields';
 
 // The entry editor: the form generated from the type's schema (pages, collection items) or the
@@ -32,7 +37,16 @@ const postFields: SchemaField[] = [
   { name: 'tags', label: 'Tags', type: 'reference', options: { referenceType: 'blogTag', multiple: true } },
 ];
 
-function draftOf(kind: Kind, e: Entry): Draft {
+/** The locale a page or item is edited in: its code, the project's default, and the localized fields. */
+interface EditLocale { code: string; def: string; localized: ReadonlySet<string> }
+
+function draftOf(kind: Kind, e: Entry, loc?: EditLocale): Draft {
+  if (loc && loc.code !== loc.def && kind !== 'post') {
+    // Another locale: its own values of the localized fields and the shared ones; its own SEO.
+    const seoLocales = isRecord(e.seoLocales) ? e.seoLocales : {};
+    const seo = seoLocales[loc.code];
+    return { name: e.name, slug: e.slug, fields: localeDocument(e, loc.code, loc.def, loc.localized), seo: isRecord(seo) ? { ...seo } : {} };
+  }
   const seo = isRecord(e.seo) ? { ...e.seo } : {};
   if (kind === 'post') {
     const image = isRecord(e.featuredImage) ? str(e.featuredImage.id) : str(e.featuredImageId);
@@ -82,29 +96,50 @@ export function EntryScreen({ project, section, id }: { project: string; section
   });
   const components = useQuery({ queryKey: [project, 'components'], queryFn: () => apiData<ComponentDef[]>('/components', { project }), enabled: kind !== 'post' });
   const role = useRole(project);
+  const locales = useLocales(project);
+  const [locale, setLocale] = useState<string | null>(null);
+  /** Bumped when the entry changed under the editor (conflict resolved, version restored): the form reloads. */
+  const [reload, setReload] = useState(0);
+  const queryClient = useQueryClient();
   const back = <p><Link to={section.to}>← {section.label}</Link></p>;
-  const pending = (!creating && entry.isPending) || (kind !== 'post' && (type.isPending || components.isPending));
+  const pending = (!creating && entry.isPending) || (kind !== 'post' && (type.isPending || components.isPending || locales.isPending));
   const error = entry.error ?? type.error ?? components.error;
   if (error) return <>{back}<ErrorState error={error} retry={() => { void entry.refetch(); void type.refetch(); void components.refetch(); }} /></>;
   if (pending) return <>{back}<Loading label={creating ? 'Loading the form…' : 'Loading the entry…'} /></>;
   const fields = kind === 'post' ? postFields : ((type.data?.fields ?? []) as SchemaField[]); // cast: the type's schema from the API
   return (
-    <Editor key={entry.data?.id ?? 'new'} project={project} section={section} kind={kind} typeSlug={typeSlug} entry={creating ? null : entry.data ?? null}
+    <Editor key={`${entry.data?.id ?? 'new'}:${locale ?? ''}:${reload}`} project={project}
+      role={role} locales={kind === 'post' || creating ? [] : locales.data ?? []} locale={locale ?? defaultLocaleOf(locales.data) ?? ''} onLocale={setLocale}
+      onReload={(e) => { queryClient.setQueryData([project, 'entry', section.key, id], e); setReload((n) => n + 1); }} section={section} kind={kind} typeSlug={typeSlug} entry={creating ? null : entry.data ?? null}
       fields={fields} components={new Map((components.data ?? []).map((c) => [c.slug, c]))} writable={canWrite(role)} back={back} />
   );
 }
 
-interface EditorProps { project: string; section: Section; kind: Kind; typeSlug: string; entry: Entry | null; fields: SchemaField[]; components: Map<string, ComponentDef>; writable: boolean; back: ReactNode }
+interface EditorProps {
+  project: string; section: Section; kind: Kind; typeSlug: string; entry: Entry | null; fields: SchemaField[]; components: Map<string, ComponentDef>; writable: boolean; back: ReactNode;
+  role: Role | undefined;
+  /** The project's locales (none for blog posts and new entries: those are written in the default locale). */
+  locales: Locale[];
+  locale: string;
+  onLocale(code: string): void;
+  /** The entry changed on the server (conflict resolved, version restored): reload the form with it. */
+  onReload(entry: Entry): void;
+}
 
 function initialFields(fields: SchemaField[]): Record<string, unknown> {
   return Object.fromEntries(fields.filter((f) => f.defaultValue !== undefined).map((f) => [f.name, f.defaultValue]));
 }
 
-function Editor({ project, section, kind, typeSlug, entry, fields, components, writable, back }: EditorProps) {
+function Editor({ project, section, kind, typeSlug, entry, fields, components, writable, back, role, locales, locale, onLocale, onReload }: EditorProps) {
   const queryClient = useQueryClient();
+  const multilingual = locales.length > 1;
+  const defaultLocale = defaultLocaleOf(locales) ?? locale;
+  const localized = useMemo(() => new Set(fields.filter((f) => (f as { localized?: boolean }).localized).map((f) => f.name)), [fields]);
+  const editLocale: EditLocale | undefined = multilingual ? { code: locale, def: defaultLocale, localized } : undefined;
+  const [conflictOpen, setConflictOpen] = useState(false);
   const creating = entry === null;
   const [current, setCurrent] = useState<Entry | null>(entry);
-  const [draft, setDraft] = useState<Draft>(() => (entry ? draftOf(kind, entry) : { name: '', slug: '', fields: kind === 'post' ? { summary: '', body: '', featuredImageId: null, author: null, categories: [], tags: [] } : initialFields(fields), seo: {} }));
+  const [draft, setDraft] = useState<Draft>(() => (entry ? draftOf(kind, entry, editLocale) : { name: '', slug: '', fields: kind === 'post' ? { summary: '', body: '', featuredImageId: null, author: null, categories: [], tags: [] } : initialFields(fields), seo: {} }));
   const [slugTouched, setSlugTouched] = useState(!creating);
   /** The version the editor has loaded (pages and items): sent with every save. */
   const version = useRef<number | undefined>(entry?.version);
@@ -164,7 +199,11 @@ function Editor({ project, section, kind, typeSlug, entry, fields, components, w
   const body = (): Record<string, unknown> => {
     const seo = kind === 'item' ? undefined : draft.seo;
     if (kind === 'post') return { title: draft.name, slug: draft.slug, ...draft.fields, ...(seo ? { seo } : {}) };
-    return { name: draft.name, slug: draft.slug, fields: draft.fields, ...(seo ? { seo } : {}) };
+    if (!multilingual) return { name: draft.name, slug: draft.slug, fields: draft.fields, ...(seo ? { seo } : {}) };
+    // In a locale other than the default, an emptied localized field is null: the locale falls back again.
+    const fieldsIn = locale === defaultLocale ? draft.fields
+      : Object.fromEntries(Object.entries(draft.fields).map(([k, v]) => [k, localized.has(k) && isEmpty(v) ? null : v]));
+    return { name: draft.name, slug: draft.slug, fields: fieldsIn, ...(seo ? { seo } : {}), locale };
   };
 
   const accept = (e: Entry, atEdits: number) => {
@@ -181,6 +220,7 @@ function Editor({ project, section, kind, typeSlug, entry, fields, components, w
     if (err instanceof ApiError && err.code === 'VERSION_CONFLICT') {
       const d = isRecord(err.details) ? err.details : {};
       setConflict({ currentVersion: typeof d.currentVersion === 'number' ? d.currentVersion : undefined, message: err.message });
+      setConflictOpen(true);
       setStatus({ text: 'Not saved: someone else saved this entry meanwhile.', tone: 'error' });
       return;
     }
@@ -317,6 +357,15 @@ function Editor({ project, section, kind, typeSlug, entry, fields, components, w
           <span className={`badge ${st}`}>{st}</span>
           {readOnly && <span className="badge">read-only</span>}
         </div>
+        {(multilingual || (current && kind !== 'post' && role)) && (
+          <div className="editor-locale-row">
+            <LocaleSwitcher locales={locales} value={locale} onChange={onLocale} disabled={dirty && !readOnly} />
+            {multilingual && dirty && !readOnly && <span className="muted small">Save your changes to switch locale.</span>}
+            {current && kind !== 'post' && role && (
+              <PreviewButton project={project} role={role} kind={kind} type={typeSlug} slug={current.slug} id={current.id} locale={multilingual ? locale : undefined} defaultLocale={defaultLocale || undefined} />
+            )}
+          </div>
+        )}
         {writable && (
           <EditorToolbar>
             <button type="submit" form="entry-form" className="primary" disabled={busy !== null}>{busy === 'save' ? 'Saving…' : creating && !current ? 'Create draft' : 'Save draft'}</button>
@@ -335,8 +384,16 @@ function Editor({ project, section, kind, typeSlug, entry, fields, components, w
         {conflict && (
           <div className="notice conflict" role="alert" data-conflict>
             <strong>Someone else saved this entry meanwhile</strong> (now at version {conflict.currentVersion ?? '?'}; you started from {version.current ?? '?'}).
-            What you typed is kept here, not saved.
+            What you typed is kept here, not saved.{' '}
+            {writable && current && kind !== 'post' && <button type="button" onClick={() => setConflictOpen(true)}>Resolve the conflict…</button>}
           </div>
+        )}
+        {conflict && conflictOpen && current && kind !== 'post' && (
+          <ConflictDialog project={project} path={entryPath} baseVersion={version.current ?? 0} mine={draft.fields}
+            fields={fields.map((f) => ({ name: f.name, label: f.label || f.name, localized: localized.has(f.name) }))}
+            locale={multilingual ? locale : undefined} defaultLocale={multilingual ? defaultLocale : undefined}
+            onClose={() => setConflictOpen(false)}
+            onResolved={(e) => { savedEdits.current = edits; setConflict(null); setConflictOpen(false); onReload(e); }} />
         )}
         {refusal && (
           <div className="card refusal" role="alert">
@@ -377,7 +434,17 @@ function Editor({ project, section, kind, typeSlug, entry, fields, components, w
               <p className="help" id={`${controlId('slug')}-help`}>Lowercase letters, digits and hyphens{creating ? '; made from the name until you change it' : ''}.</p>
             </div>
             {fields.length === 0 && kind !== 'post' && <p className="muted">This type has no fields.</p>}
-            <FieldList fields={fields} values={draft.fields} base="fields" onChange={(v) => update({ fields: v })} />
+            {multilingual
+              ? fields.map((f) => (
+                <div key={f.name} className="field-with-source">
+                  <FieldList fields={[f]} values={draft.fields} base="fields" onChange={(v) => update({ fields: v })} />
+                  {current && <FieldSource locales={locales} locale={locale} field={f.name} localized={localized.has(f.name)}
+                    entry={locale === defaultLocale
+                      ? { draftContent: draft.fields, draftLocales: current.draftLocales }
+                      : { draftContent: current.draftContent, draftLocales: { ...(isRecord(current.draftLocales) ? current.draftLocales : {}), [locale]: draft.fields } }} />}
+                </div>
+              ))
+              : <FieldList fields={fields} values={draft.fields} base="fields" onChange={(v) => update({ fields: v })} />}
           </form>
           <aside className="editor-aside" aria-label="Entry details">
             <section className="card" aria-labelledby="facts-title">
@@ -400,6 +467,11 @@ function Editor({ project, section, kind, typeSlug, entry, fields, components, w
                   {current.publishAt && <button type="button" onClick={() => void unschedule()} disabled={busy !== null}>Cancel schedule</button>}
                 </div>
               </section>
+            )}
+            {current && kind !== 'post' && (
+              <VersionsPanel project={project} path={entryPath} current={current} canRestore={writable} canListMembers={role === 'admin' || role === 'owner'}
+                fields={fields.map((f) => ({ name: f.name, label: f.label || f.name }))}
+                onRestored={(e) => { savedEdits.current = edits; onReload(e); }} />
             )}
             {kind !== 'item' && <SeoPanel project={project} seo={draft.seo} readOnly={readOnly} name={draft.name} slug={draft.slug} errors={errorMap} onChange={(seo) => update({ seo })} />}
           </aside>

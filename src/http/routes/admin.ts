@@ -43,6 +43,7 @@ export const adminRoutes: RouteDef[] = [
   opRoute('DELETE', `${admin}/keys/:id`, 'session', 'keys.revoke', (rc) => ({ id: rc.params.id })),
 
   // Locales (admin and above change them; every member reads them).
+  opRoute('GET', `${admin}/settings`, 'session', 'settings.get', () => ({})),
   opRoute('GET', `${admin}/locales`, 'session', 'locales.list', () => ({})),
   opRoute('POST', `${admin}/locales`, 'session', 'locales.add', (rc) => bodyObjectOrEmpty(rc), { status: 201 }),
   opRoute('PUT', `${admin}/locales/:code`, 'session', 'locales.update', async (rc) => ({ ...(await bodyObjectOrEmpty(rc)), code: rc.params.code })),

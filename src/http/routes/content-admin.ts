@@ -13,6 +13,12 @@ async function withVersion(rc: RequestContext): Promise<Record<string, unknown>>
   return version === undefined ? body : { ...body, version };
 }
 
+/** The :v of a versions path: a number, or 404. */
+function versionParam(rc: RequestContext): number {
+  if (!/^\d+$/.test(rc.params.v ?? '')) throw new CmsError('NOT_FOUND', `No version "${rc.params.v}"; versions are numbers`);
+  return Number(rc.params.v);
+}
+
 /** The admin list takes the public list's query (paging, sorting, filters); items name their collection. */
 function listQuery(rc: RequestContext, kind: EntryKind) {
   const query: Record<string, string> = {};
@@ -27,13 +33,13 @@ function listQuery(rc: RequestContext, kind: EntryKind) {
   return { collection, query };
 }
 
-type EntryVerb = 'list' | 'create' | 'get' | 'update' | 'delete' | 'publish' | 'unpublish' | 'versions' | 'restore'
+type EntryVerb = 'list' | 'create' | 'get' | 'update' | 'delete' | 'publish' | 'unpublish' | 'versions' | 'version' | 'restore'
   | 'resolveConflict' | 'clone' | 'schedule' | 'unschedule' | 'autosave';
 
 /** The operations behind the admin paths of pages, by verb (written out, so each name can be found). */
 const pageOperations = {
   list: 'pages.list', create: 'pages.create', get: 'pages.get', update: 'pages.update', delete: 'pages.delete',
-  publish: 'pages.publish', unpublish: 'pages.unpublish', versions: 'pages.versions', restore: 'pages.restore',
+  publish: 'pages.publish', unpublish: 'pages.unpublish', versions: 'pages.versions', version: 'pages.version', restore: 'pages.restore',
   resolveConflict: 'pages.resolveConflict', clone: 'pages.clone', schedule: 'pages.schedule',
   unschedule: 'pages.unschedule', autosave: 'pages.autosave',
   bulk: { delete: 'pages.bulkDelete', publish: 'pages.bulkPublish', unpublish: 'pages.bulkUnpublish' },
@@ -42,7 +48,7 @@ const pageOperations = {
 /** The same for collection items. */
 const itemOperations = {
   list: 'items.list', create: 'items.create', get: 'items.get', update: 'items.update', delete: 'items.delete',
-  publish: 'items.publish', unpublish: 'items.unpublish', versions: 'items.versions', restore: 'items.restore',
+  publish: 'items.publish', unpublish: 'items.unpublish', versions: 'items.versions', version: 'items.version', restore: 'items.restore',
   resolveConflict: 'items.resolveConflict', clone: 'items.clone', schedule: 'items.schedule',
   unschedule: 'items.unschedule', autosave: 'items.autosave',
   bulk: { delete: 'items.bulkDelete', publish: 'items.bulkPublish', unpublish: 'items.bulkUnpublish' },
@@ -73,10 +79,8 @@ function entryRoutes(kind: EntryKind, op: typeof pageOperations | typeof itemOpe
     opRoute('POST', `${base}/:id/publish`, 'session', op.publish, ref),
     opRoute('POST', `${base}/:id/unpublish`, 'session', op.unpublish, ref),
     opRoute('GET', `${base}/:id/versions`, 'session', op.versions, ref),
-    opRoute('POST', `${base}/:id/versions/:v/restore`, 'session', op.restore, (rc) => {
-      if (!/^\d+$/.test(rc.params.v ?? '')) throw new CmsError('NOT_FOUND', `No version "${rc.params.v}"; versions are numbers`);
-      return { ...ref(rc), version: Number(rc.params.v) };
-    }),
+    opRoute('GET', `${base}/:id/versions/:v`, 'session', op.version, (rc) => ({ ...ref(rc), version: versionParam(rc) })),
+    opRoute('POST', `${base}/:id/versions/:v/restore`, 'session', op.restore, (rc) => ({ ...ref(rc), version: versionParam(rc) })),
     opRoute('POST', `${base}/:id/resolve-conflict`, 'session', op.resolveConflict, async (rc) => ({ ...(await bodyObjectOrEmpty(rc)), ...ref(rc) })),
     opRoute('POST', `${base}/:id/clone`, 'session', op.clone, async (rc) => ({ ...(await bodyObjectOrEmpty(rc)), ...ref(rc) }), { status: 201 }),
     opRoute('POST', `${base}/:id/schedule`, 'session', op.schedule, async (rc) => ({ ...(await bodyObjectOrEmpty(rc)), ...ref(rc) })),

@@ -5,7 +5,7 @@ import { CmsError } from '../../errors.js';
 import { defineOperation } from '../../operation.js';
 import { findEntry, updateEntry } from '../entries.js';
 import type { EntryKind, WriteShapeOf } from '../store.js';
-import { localizedFieldNames } from '../../locales/model.js';
+import { isMultilingual, localizedFieldNames } from '../../locales/model.js';
 import { rebaseLocales } from '../locale-writes.js';
 import { seoKeys } from '../shapes.js';
 import { collectionInput, editorAccess, refSchema, replacementPatch, viewerAccess, type Ref } from './shared.js';
@@ -23,6 +23,37 @@ async function listVersions(ctx: Ctx, kind: EntryKind, ref: Ref, collection: str
   return (await store.versions(ctx.db, row.id)).map((s) => ({
     version: s.version, createdAt: s.createdAt.toISOString(), createdBy: s.createdBy, status: s.status,
   }));
+}
+
+/** One snapshot's draft, laid out for the project's current default locale (what restore would bring back). */
+export interface VersionDetail extends VersionView {
+  name: string;
+  slug: string;
+  draftContent: Record<string, unknown>;
+  seo?: Record<string, unknown>;
+  /** Other locales' draft values, in a project with several locales. */
+  draftLocales?: Record<string, Record<string, unknown>>;
+  seoLocales?: Record<string, Record<string, unknown>>;
+}
+
+async function getVersion(ctx: Ctx, kind: EntryKind, input: { ref: Ref; collection?: string | undefined; version: number }): Promise<VersionDetail> {
+  const { row, type, store } = await findEntry(ctx, kind, input.ref, input.collection);
+  const snapshot = await store.snapshotAt(ctx.db, row.id, input.version);
+  const meta = (await store.versions(ctx.db, row.id)).find((v) => v.version === input.version);
+  if (!snapshot || !meta) {
+    throw new CmsError('NOT_FOUND', `${store.label} ${row.id} has no stored version ${input.version}; list them with versions`);
+  }
+  const pl = ctx.project.locales;
+  const from = snapshot.defaultLocale ?? pl.defaultLocale;
+  const fields = rebaseLocales(pl, snapshot.draftContent, snapshot.draftLocales ?? {}, localizedFieldNames(type.fields), from);
+  const seo = rebaseLocales(pl, snapshot.seo ?? {}, snapshot.seoLocales ?? {}, new Set<string>(seoKeys), from);
+  const multilingual = isMultilingual(pl);
+  return {
+    version: meta.version, createdAt: meta.createdAt.toISOString(), createdBy: meta.createdBy, status: meta.status,
+    name: snapshot.name, slug: snapshot.slug, draftContent: fields.content,
+    ...(kind === 'page' ? { seo: seo.content } : {}),
+    ...(multilingual ? { draftLocales: fields.others, ...(kind === 'page' ? { seoLocales: seo.others } : {}) } : {}),
+  };
 }
 
 /**
@@ -70,6 +101,24 @@ export const listItemVersions = defineOperation({
   access: viewerAccess,
   write: false,
   run: (ctx, input) => listVersions(ctx, 'item', input.ref, input.collection),
+});
+
+const versionInput = z.strictObject({ ref: refSchema, collection: collectionInput, version: z.coerce.number().int().positive() });
+
+export const getPageVersion = defineOperation({
+  name: 'pages.version',
+  input: versionInput,
+  access: viewerAccess,
+  write: false,
+  run: (ctx, input) => getVersion(ctx, 'page', input),
+});
+
+export const getItemVersion = defineOperation({
+  name: 'items.version',
+  input: versionInput,
+  access: viewerAccess,
+  write: false,
+  run: (ctx, input) => getVersion(ctx, 'item', input),
 });
 
 export const restorePage = defineOperation({
