@@ -171,7 +171,7 @@ describe('the admin app in a browser', () => {
     await signIn(page, editorEmail);
     await page.waitForURL(new RegExp(`/admin/p/${project}$`));
     const nav = page.getByRole('navigation', { name: 'Content' });
-    await expect.poll(() => nav.getByRole('link', { name: /Articles/ }).textContent()).toBe('Articles28');
+    await expect.poll(() => nav.getByRole('link', { name: /Articles/ }).textContent(), { timeout: 10_000 }).toBe('Articles28');
     await expect.poll(() => nav.getByRole('link', { name: /Landing pages/ }).textContent()).toBe('Landing pages0');
     await expect.poll(() => nav.getByRole('link', { name: /Products/ }).textContent()).toBe('Products1');
     for (const [name, n] of [['Posts', 1], ['Authors', 1], ['Categories', 0], ['Tags', 0], ['Media', 0]] as const) {
