@@ -95,7 +95,7 @@ function TypeRow({ project, kind, type }: { project: string; kind: Kind; type: S
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
   const del = useMutation({
-    mutationFn: (force: boolean) => api(`${kind.api}/${encodeURIComponent(type.slug)}${force ? '?force=true' : ''}`, { method: 'DELETE', project }),
+    mutationFn: (force: boolean) => api(`${kind.api}/${encodeURIComponent(type.slug)}${force ? '?force=true' : ''}`, { method: 'DELETE', body: {}, project }), // a JSON body satisfies the CSRF rule
     onSuccess: () => queryClient.invalidateQueries({ queryKey: [project] }),
   });
   const refusal = del.error instanceof ApiError && del.error.code === 'HAS_REFERENCES' ? del.error : null;
