@@ -41,9 +41,9 @@ function useAllTypes(project: string) {
 function SchemasNotice() {
   return (
     <p className="notice sb-notice">
-      For projects that keep their schemas as code, the files in <code>schemas/</code> are the source of truth:
+      For projects that keep their schemas as code, the files in <code>schemas/</code> are the source of truth:{' '}
       <code>cms schema push</code> makes the database match them, so a change made here is undone by the next push
-      unless the file changes too. Download a type’s JSON file (the same file <code>cms schema pull</code> writes) into
+      unless the file changes too. Download a type’s JSON file (the same file <code>cms schema pull</code> writes) into{' '}
       <code>schemas/&lt;kind&gt;/</code>, or run <code>cms schema pull</code>.
     </p>
   );
@@ -120,7 +120,7 @@ function TypeRow({ project, kind, type }: { project: string; kind: Kind; type: S
               <p className="error">
                 {entries !== null
                   ? `Refused: ${type.name} has ${entries} ${entries === 1 ? 'entry' : 'entries'}. Deleting it anyway deletes ${entries === 1 ? 'it' : 'them'} too.`
-                  : `Refused: ${refusal.message}. Deleting it anyway removes it from those types’ fields.`}
+                  : `Refused: ${refusal.message}. Deleting it anyway leaves those fields naming a component that no longer exists: those types cannot be saved until the fields change.`}
               </p>
               <p className="muted">The server said: {refusal.message}</p>
             </div>
