@@ -51,7 +51,7 @@ async function adminGet(path: string): Promise<{ status: number; body: any }> {
   return { status: res.status, body: await res.json() };
 }
 
-describe('the schema builder', () => {
+describe('the schema builder', { timeout: 180_000 }, () => {
   it('builds a collection with a repeater, a reference and a component picker, with the rules checked at the field as you type', async () => {
     const page = await openAs(developerEmail, `/p/${project}/settings/schemas`);
     await page.getByRole('heading', { name: 'Schemas', level: 1 }).waitFor();
