@@ -138,6 +138,21 @@ describe('the schema builder', { timeout: 180_000 }, () => {
     expect(await page.locator('.sb-form > .sb-fields > li > fieldset > .sb-field-head .sb-legend').allInnerTexts()).toEqual([
       'Field 1: genre (select)', 'Field 2: author (reference)', 'Field 3: title (text)', 'Field 4: chapters (repeater)', 'Field 5: blocks (componentPicker)',
     ]);
+    // And by dragging a field's handle onto another field.
+    // Tall enough that the source and the target are both on screen (a drag does not scroll).
+    await page.setViewportSize({ width: 1280, height: 3200 });
+    const drag = async (to: 'first' | 'last') => {
+      await page.getByRole('button', { name: /^Reorder field blocks/ }).hover();
+      await page.mouse.down();
+      const target = (await page.locator('.sb-form > .sb-fields > li')[to]().boundingBox())!;
+      await page.mouse.move(target.x + target.width / 2, target.y + 40, { steps: 8 });
+      await page.mouse.up();
+    };
+    await drag('first');
+    expect(await page.locator('.sb-form > .sb-fields > li > fieldset > .sb-field-head .sb-legend').allInnerTexts()).toEqual([
+      'Field 1: blocks (componentPicker)', 'Field 2: genre (select)', 'Field 3: author (reference)', 'Field 4: title (text)', 'Field 5: chapters (repeater)',
+    ]);
+    await drag('last');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('Saved.').waitFor();
     const { body } = await adminGet('/collection-types/books');

@@ -318,7 +318,7 @@ function FieldEditor({ field: f, index, count, path, set, inRepeater, issuesAt, 
   const setOpt = (k: string, v: string) => onChange({ ...f, opts: { ...f.opts, [k]: v } });
   const at = (sub: string) => issuesAt(`${path}.${sub}`);
   const display = f.name || '(unnamed)';
-  const onHandleKey = (e: KeyboardEvent) => {
+  const onHandleKey = (e: KeyboardEvent<HTMLElement>) => {
     if (e.key === 'ArrowUp' && index > 0) { e.preventDefault(); onMove(index - 1, handleId); }
     if (e.key === 'ArrowDown' && index < count - 1) { e.preventDefault(); onMove(index + 1, handleId); }
   };
@@ -332,12 +332,13 @@ function FieldEditor({ field: f, index, count, path, set, inRepeater, issuesAt, 
   return (
     <fieldset className={hasIssues ? 'sb-fieldset invalid' : 'sb-fieldset'} aria-labelledby={legendId}>
       <div className="sb-field-head">
-        <button
-          type="button" id={handleId} className="sb-handle" draggable onDragStart={onDragStart} onKeyDown={onHandleKey}
+        {/* A focusable span, not a <button>: Chromium starts no drag from a button. */}
+        <span
+          role="button" tabIndex={0} id={handleId} className="sb-handle" draggable onDragStart={onDragStart} onKeyDown={onHandleKey}
           aria-label={`Reorder field ${display} (position ${index + 1} of ${count}): drag, or use the arrow keys`}
         >
           <span aria-hidden="true">⋮⋮</span>
-        </button>
+        </span>
         <span id={legendId} className="sb-legend clip" title={`Field ${index + 1}: ${display} (${f.type})`}>Field {index + 1}: {display} <span className="muted">({f.type})</span></span>
         <div className="sb-field-actions">
           <button type="button" id={upId} disabled={index === 0} onClick={() => onMove(index - 1, index - 1 === 0 ? downId : upId)} aria-label={`Move field ${display} up`}>↑</button>
