@@ -378,7 +378,6 @@ function FieldEditor({ field: f, index, count, path, set, inRepeater, issuesAt, 
             <SelectInput label={optionLabels.pageType!} value={opt('pageType')} onChange={(v) => setOpt('pageType', v)} issues={at('options.pageType')}
               options={[['', 'Any page type'], ...set.pageTypes.map((c): [string, string] => [c.slug, `${c.name} (${c.slug})`])]} />
           )}
-          <CheckInput label="Several (a list of references)" checked={f.multiple} onChange={(multiple) => onChange({ ...f, multiple })} issues={at('options.multiple')} />
         </>}
         {f.type === 'nestedComponent' && (
           <SelectInput label={optionLabels.componentSlug!} value={opt('componentSlug')} onChange={(v) => setOpt('componentSlug', v)} issues={at('options.componentSlug')}
@@ -387,6 +386,9 @@ function FieldEditor({ field: f, index, count, path, set, inRepeater, issuesAt, 
       </div>
       <div className="sb-checks">
         <CheckInput label="Required" checked={f.required} onChange={(required) => onChange({ ...f, required })} issues={at('required')} />
+        {f.type === 'reference' && (
+          <CheckInput label="Several (a list of references)" checked={f.multiple} onChange={(multiple) => onChange({ ...f, multiple })} issues={at('options.multiple')} />
+        )}
         {!inRepeater && <CheckInput label="Localized (a value per locale)" checked={f.localized} onChange={(localized) => onChange({ ...f, localized })} issues={at('localized')} />}
         {!inRepeater && f.localized && f.required && (
           <CheckInput label="Required in every locale" checked={f.requiredInAllLocales} onChange={(v) => onChange({ ...f, requiredInAllLocales: v })} issues={at('requiredInAllLocales')} />
