@@ -22,7 +22,8 @@ const parts = [
   {
     name: 'admin app',
     stamp: join(root, 'dist', '.admin-build-stamp'),
-    inputs: ['src/admin', 'package.json'],
+    // The schema builder brings the server's schema rules (src/core/schema) and the schema-file serializer.
+    inputs: ['src/admin', 'src/core/schema', 'src/lib/slug.ts', 'src/lib/schema-file.ts', 'package.json'],
     skip: [],
     steps: [
       [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'src', 'admin', 'tsconfig.json')],

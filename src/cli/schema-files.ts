@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { schemaFileText } from '../lib/schema-file.js';
 import { errorMessage, isJsonObject } from './inputs.js';
 
 export const kindDirs = { pageTypes: 'page-types', collections: 'collections', components: 'components' } as const;
@@ -45,34 +46,8 @@ export function writeSchemaFile(schemasDir: string, kind: KindKey, definition: {
   const folder = join(schemasDir, kindDirs[kind]);
   mkdirSync(folder, { recursive: true });
   const path = join(folder, `${definition.slug}.json`);
-  writeFileSync(path, JSON.stringify({ $schema: '../cms-schema.json', ...inFileOrder(definition) }, null, 2) + '\n');
+  writeFileSync(path, schemaFileText(definition));
   return path;
-}
-
-const definitionKeys = ['slug', 'name', 'fields'];
-const fieldKeys = ['name', 'label', 'type', 'required', 'defaultValue', 'options'];
-
-/**
- * The database keeps definitions as JSONB, which does not keep key order; files get the order
- * people write them in, so a pulled file diffs cleanly against the one that was pushed.
- */
-function inFileOrder(definition: object): Record<string, unknown> {
-  const ordered = (obj: Record<string, unknown>, keys: string[]): Record<string, unknown> => {
-    const out: Record<string, unknown> = {};
-    for (const k of keys) if (k in obj) out[k] = obj[k];
-    for (const k of Object.keys(obj)) if (!(k in out)) out[k] = obj[k];
-    return out;
-  };
-  const field = (f: unknown): unknown => {
-    if (!isJsonObject(f)) return f;
-    const o = ordered(f, fieldKeys);
-    const options = o.options;
-    if (isJsonObject(options) && Array.isArray(options.fields)) o.options = { ...options, fields: options.fields.map(field) };
-    return o;
-  };
-  const def = ordered({ ...definition }, definitionKeys);
-  if (Array.isArray(def.fields)) def.fields = def.fields.map(field);
-  return def;
 }
 
 /** The JSON Schema editors use to autocomplete the files (their `$schema` points at it). */

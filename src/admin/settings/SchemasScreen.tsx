@@ -1,7 +1,15 @@
+import { lazy, Suspense } from 'react';
 import type { SettingsProps } from './SettingsScreen';
-import { EmptyState } from '../ui';
+import { Loading } from '../ui';
 
-// PLACEHOLDER: replaced by the Schemas screen.
-export function SchemasScreen(_props: SettingsProps) {
-  return <EmptyState title="Not built yet">This settings page is not built yet.</EmptyState>;
+// The schema builder (settings/schemas/): loaded on demand, as it brings the server's schema
+// validation (zod) with it, which the first screen does not need.
+const SchemaBuilder = lazy(() => import('./schemas/SchemaBuilder').then((m) => ({ default: m.SchemaBuilder })));
+
+export function SchemasScreen(props: SettingsProps) {
+  return (
+    <Suspense fallback={<Loading label="Loading the schema builder…" />}>
+      <SchemaBuilder {...props} />
+    </Suspense>
+  );
 }
