@@ -10,6 +10,7 @@ import { webhookOperations } from './webhooks/index.js';
 import { createKey, listKeys, revokeKey } from './keys/operations.js';
 import { localeOperations } from './locales/operations.js';
 import { createProject, listProjects } from './projects/operations.js';
+import { exportProject, importProject } from './projects/archive.js';
 import { createType, deleteType, diffSchema, getType, listSchema, listTypes, pullSchema, pushSchema, updateType } from './types/operations.js';
 import { schemaJsonSchema } from './types/json-schema.js';
 import { schemaTypescript } from './types/typescript.js';
@@ -23,6 +24,8 @@ export const operations = {
   'db.status': dbStatus,
   'projects.list': listProjects,
   'projects.create': createProject,
+  'project.export': exportProject,
+  'project.import': importProject,
   'keys.create': createKey,
   'keys.list': listKeys,
   'keys.revoke': revokeKey,

@@ -14,6 +14,7 @@ import { registerProjects } from './projects.js';
 import { registerSchema } from './schema.js';
 import { registerServe } from './serve.js';
 import { registerOpenApi } from './openapi.js';
+import { registerTransfer } from './transfer.js';
 import { registerTypes } from './types.js';
 import { registerUsers } from './users.js';
 
@@ -34,5 +35,6 @@ export function registerCommands(program: Command, state: ProgramState): void {
   registerKeys(program, state);
   registerUsers(program, state);
   registerProjects(program, state);
+  registerTransfer(program, state);
   registerDb(program, state);
 }
