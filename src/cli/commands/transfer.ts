@@ -69,7 +69,7 @@ export function registerTransfer(program: Command, state: ProgramState): void {
         `  media files: ${r.files.written} written, ${r.files.present} already there`,
         `  locales: ${r.locales}`,
         ...(r.conflicts.length
-          ? [`${r.conflicts.length} conflict(s) skipped${opts.overwrite ? '' : ' (run again with --overwrite to replace rows with different content)'}:`,
+          ? [`${r.conflicts.length} conflict(s) skipped${opts.overwrite ? '' : ' (--overwrite replaces the rows of the same id with different content; a slug taken by another id is always skipped)'}:`,
             ...r.conflicts.map((c) => `  ${c.resource} ${c.id}: ${c.reason}`)]
           : []),
         ...(r.locales === 'conflict' ? ['The archive\'s default locale differs from this project\'s: kept this project\'s (see docs/export-import.md).'] : []),

@@ -40,6 +40,10 @@ interface ResourceDef {
   fill?: () => Row;
   /** Only with --versions. */
   versions?: boolean;
+  /** Columns that are unique in the project (among rows not deleted, when `live`): a taken value is a conflict. */
+  unique?: { columns: readonly string[]; live?: boolean };
+  /** Columns that refer to rows of earlier resources: a row whose referent was not imported is skipped. */
+  refs?: Readonly<Record<string, string>>;
 }
 
 const byProject = (table: PgTable & { projectId: PgColumn }): Scope => (_db, projectId) => eq(table.projectId, projectId);
@@ -51,27 +55,27 @@ const rowResource = (name: string, table: PgTable & { projectId: PgColumn }, ext
 
 /** Every resource, parents first. */
 export const archiveResources: readonly ResourceDef[] = [
-  rowResource('media-folders', mediaFolders),
+  rowResource('media-folders', mediaFolders, { unique: { columns: ['name'] } }),
   rowResource('media', media),
-  rowResource('page-types', pageTypes),
-  rowResource('collections', collectionTypes),
-  rowResource('components', components),
-  rowResource('blog-authors', blogAuthors),
-  rowResource('blog-categories', blogCategories),
-  rowResource('blog-tags', blogTags),
-  rowResource('pages', pages),
-  rowResource('items', collectionItems),
-  rowResource('blog-posts', blogPosts),
+  rowResource('page-types', pageTypes, { unique: { columns: ['slug'] } }),
+  rowResource('collections', collectionTypes, { unique: { columns: ['slug'] } }),
+  rowResource('components', components, { unique: { columns: ['slug'] } }),
+  rowResource('blog-authors', blogAuthors, { unique: { columns: ['slug'] }, refs: { profileImageId: 'media' } }),
+  rowResource('blog-categories', blogCategories, { unique: { columns: ['slug'] } }),
+  rowResource('blog-tags', blogTags, { unique: { columns: ['slug'] } }),
+  rowResource('pages', pages, { unique: { columns: ['slug'], live: true }, refs: { pageTypeId: 'page-types' } }),
+  rowResource('items', collectionItems, { unique: { columns: ['collectionTypeId', 'slug'], live: true }, refs: { collectionTypeId: 'collections' } }),
+  rowResource('blog-posts', blogPosts, { unique: { columns: ['slug'], live: true }, refs: { authorId: 'blog-authors', featuredImageId: 'media' } }),
   { name: 'blog-post-categories', table: blogPostCategories, where: under(blogPostCategories.postId, blogPosts), omit: [], key: ['postId', 'categoryId'] },
   { name: 'blog-post-tags', table: blogPostTags, where: under(blogPostTags.postId, blogPosts), omit: [], key: ['postId', 'tagId'] },
-  rowResource('page-redirects', pageSlugHistory),
-  { name: 'item-redirects', table: itemSlugHistory, where: under(itemSlugHistory.itemId, collectionItems), omit: [], key: ['id'] },
+  rowResource('page-redirects', pageSlugHistory, { refs: { pageId: 'pages' } }),
+  { name: 'item-redirects', table: itemSlugHistory, where: under(itemSlugHistory.itemId, collectionItems), omit: [], key: ['id'], refs: { itemId: 'items', collectionTypeId: 'collections' } },
   rowResource('webhooks', webhooks, {
     omit: ['projectId', 'secret', 'previousSecret', 'previousSecretExpiresAt'],
     fill: () => ({ secret: generateSecret(), previousSecret: null, previousSecretExpiresAt: null }),
   }),
-  { name: 'page-versions', table: pageVersions, where: under(pageVersions.pageId, pages), omit: [], key: ['id'], versions: true },
-  { name: 'item-versions', table: itemVersions, where: under(itemVersions.itemId, collectionItems), omit: [], key: ['id'], versions: true },
+  { name: 'page-versions', table: pageVersions, where: under(pageVersions.pageId, pages), omit: [], key: ['id'], versions: true, refs: { pageId: 'pages' } },
+  { name: 'item-versions', table: itemVersions, where: under(itemVersions.itemId, collectionItems), omit: [], key: ['id'], versions: true, refs: { itemId: 'items' } },
 ];
 
 export const archiveResourceNames = archiveResources.map((r) => r.name);
@@ -240,23 +244,42 @@ const importRows = defineOperation({
         }
       }
       const inserts: Row[] = [];
+      const conflict = (id: string, reason: string) => {
+        counts.conflicts++;
+        report.conflicts.push({ resource: def.name, id, reason });
+      };
+      // A new row whose referent was skipped, or whose unique value another row of the project holds, is a conflict.
+      const missingRef = (row: Row): string | null => {
+        for (const [column, resource] of Object.entries(def.refs ?? {})) {
+          const value = row[column];
+          if (value !== null && value !== undefined && !present.get(resource)?.has(String(value))) return `refers to ${resource} ${String(value)}, which was not imported`;
+        }
+        return null;
+      };
+      const taken = await uniqueValuesOf(ctx, def);
+      const uniqueKey = (row: Row) => (def.unique ? def.unique.columns.map((c) => String(row[c])).join('\u0001') : '');
+      const isLive = (row: Row) => !def.unique?.live || row.deletedAt === null || row.deletedAt === undefined;
       for (const row of rows) {
         const id = String(row.id);
         const old = existing.get(id);
-        if (!old) { inserts.push({ ...toStoredRow(def, row, ctx.project.id), ...def.fill?.() }); ids.add(id); continue; }
-        const owner = projectOf.get(id);
-        if (def.omit.includes('projectId') && owner !== ctx.project.id) {
-          counts.conflicts++;
-          report.conflicts.push({ resource: def.name, id, reason: 'the id belongs to another project' });
+        if (!old) {
+          const ref = missingRef(row);
+          if (ref) { conflict(id, ref); continue; }
+          const holder = def.unique && isLive(row) ? taken.get(uniqueKey(row)) : undefined;
+          if (holder !== undefined && holder !== id) {
+            const shown = (def.unique?.columns ?? []).filter((c) => !c.endsWith('Id'));
+            conflict(id, `${shown.join(', ')} "${shown.map((c) => String(row[c])).join(', ')}" is taken by ${holder}`);
+            continue;
+          }
+          inserts.push({ ...toStoredRow(def, row, ctx.project.id), ...def.fill?.() });
+          ids.add(id);
           continue;
         }
+        const owner = projectOf.get(id);
+        if (def.omit.includes('projectId') && owner !== ctx.project.id) { conflict(id, 'the id belongs to another project'); continue; }
         ids.add(id);
         if (canonicalJson(old) === canonicalJson(row)) { counts.unchanged++; continue; }
-        if (!input.overwrite) {
-          counts.conflicts++;
-          report.conflicts.push({ resource: def.name, id, reason: 'exists with different content' });
-          continue;
-        }
+        if (!input.overwrite) { conflict(id, 'exists with different content'); continue; }
         // Columns the archive leaves out (a webhook's secret) keep their values.
         await ctx.db.update(def.table).set(toStoredRow(def, row, ctx.project.id)).where(eq(idColumn, id));
         counts.overwritten++;
@@ -269,6 +292,18 @@ const importRows = defineOperation({
     return report;
   },
 });
+
+/** The project's unique values of a resource (live rows only where `live`), to the id holding each. */
+async function uniqueValuesOf(ctx: Ctx, def: ResourceDef): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (!def.unique) return out;
+  const rows: Row[] = await ctx.db.select().from(def.table).where(def.where(ctx.db, ctx.project.id));
+  for (const row of rows) {
+    if (def.unique.live && row.deletedAt) continue;
+    out.set(def.unique.columns.map((c) => String(row[c])).join('\u0001'), String(row.id));
+  }
+  return out;
+}
 
 /**
  * The project's locales: a project without content takes the archive's; otherwise locales the
