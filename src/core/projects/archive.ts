@@ -330,6 +330,13 @@ async function importLocales(ctx: Ctx, input: ImportInput): Promise<ImportReport
   return current.defaultLocale !== wanted.defaultLocale ? 'conflict' : added.length ? 'added' : 'unchanged';
 }
 
+/** The driver's own words under drizzle's "Failed query" wrapper. */
+function innermostMessage(e: unknown): string {
+  let cur: unknown = e;
+  while (cur instanceof Error && cur.cause instanceof Error) cur = cur.cause;
+  return cur instanceof Error ? cur.message : String(cur);
+}
+
 export const importProject = defineOperation({
   name: 'project.import',
   input: importInput,
@@ -360,7 +367,9 @@ export const importProject = defineOperation({
       return { ...report, files: { written: written.length, present } };
     } catch (e) {
       for (const filename of written) await files.remove(locationOf(ctx, filename)).catch(() => {});
-      throw e;
+      // Rows the database refuses (a missing column value, a wrong type) mean a damaged archive.
+      if (e instanceof CmsError) throw e;
+      throw invalid(`The database refused a row of the archive (${innermostMessage(e)}); nothing was imported`);
     }
   },
 });
