@@ -4,6 +4,7 @@ import { registerAi } from './ai.js';
 import { registerBlog } from './blog.js';
 import { registerContent } from './content.js';
 import { registerDb } from './db.js';
+import { registerDev } from './dev.js';
 import { registerMedia } from './media.js';
 import { registerMigrate } from './migrate.js';
 import { registerWebhooks } from './webhooks.js';
@@ -22,6 +23,7 @@ import { registerUsers } from './users.js';
 export function registerCommands(program: Command, state: ProgramState): void {
   registerInit(program, state);
   registerServe(program, state);
+  registerDev(program, state);
   registerSchema(program, state);
   registerTypes(program, state);
   registerOpenApi(program, state);
