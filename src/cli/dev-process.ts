@@ -111,16 +111,23 @@ function watchFolder(folder: string, fn: () => void): FSWatcher | null {
 function schemaPusher(cms: Cms, config: CmsConfig, io: Io, say: (line: string) => void) {
   let running: Promise<void> | null = null;
   let again = false;
+  // An editor's save may come as several events: the same problems are told once.
+  let lastProblems = '';
+  const report = (lines: string[]) => {
+    const text = lines.join('\n');
+    if (text !== lastProblems) say(text);
+    lastProblems = text;
+  };
   const as = { actor: { kind: 'terminal' }, project: config.project } as const;
   async function once(): Promise<void> {
     const read = readSchemaFiles(config.schemasDir, io.cwd);
     if (read.unreadable.length) {
-      say(`schema: ${read.unreadable.length} file(s) could not be read; the last good schema stays:`);
-      for (const u of read.unreadable) say(`  ${u.file}: ${u.message}`);
+      report([`schema: ${read.unreadable.length} file(s) could not be read; the last good schema stays:`, ...read.unreadable.map((u) => `  ${u.file}: ${u.message}`)]);
       return;
     }
     try {
       const plan = await cms.run('schema.push', { ...read.documents, force: false }, as);
+      lastProblems = '';
       const changed = plan.create.length + plan.update.length + plan.delete.length;
       if (changed) {
         say(`schema pushed: ${[...plan.create.map((c) => `+ ${c.kind}/${c.slug}`), ...plan.update.map((u) => `~ ${u.kind}/${u.slug}`), ...plan.delete.map((d) => `- ${d.kind}/${d.slug}`)].join(', ')}`);
@@ -128,16 +135,17 @@ function schemaPusher(cms: Cms, config: CmsConfig, io: Io, say: (line: string) =
       if (config.typesOut) await writeTypes(cms, config.typesOut, as, say, io);
     } catch (e) {
       if (!isCmsError(e)) throw e;
-      say(`schema not pushed (${e.code}); the last good schema stays:`);
-      const issues = Array.isArray(e.details) ? e.details : [];
-      if (issues.length === 0) say(`  ${e.message}`);
+      const lines = [`schema not pushed (${e.code}); the last good schema stays:`];
+      const issues: unknown[] = Array.isArray(e.details) ? e.details : [];
+      if (issues.length === 0) lines.push(`  ${e.message}`);
       for (const issue of issues) {
         const i = typeof issue === 'object' && issue !== null ? issue : {};
         const file = 'file' in i && typeof i.file === 'string' ? i.file : '';
         const path = 'path' in i && typeof i.path === 'string' ? i.path : '';
         const message = 'message' in i && typeof i.message === 'string' ? i.message : String(issue);
-        say(`  ${[file, path].filter(Boolean).join(': ')}${file || path ? ': ' : ''}${message}`);
+        lines.push(`  ${[file, path].filter(Boolean).join(': ')}${file || path ? ': ' : ''}${message}`);
       }
+      report(lines);
     }
   }
   return {
