@@ -46,6 +46,8 @@ export const configFileSchema = z.strictObject({
   project: z.string().regex(slugPattern, 'must be a slug: lowercase letters, digits and single hyphens').optional(),
   dataDir: z.string().optional(),
   schemasDir: z.string().optional(),
+  /** Where `cms dev` writes the TypeScript types of `cms types` after every schema push (docs/cli-dev.md). */
+  types: z.strictObject({ out: z.string().min(1) }).optional(),
   databaseUrl: z.string().optional(),
   baseUrl: z.url().optional(),
   server: z.strictObject({
@@ -141,6 +143,8 @@ export interface CmsConfig {
   createProject: boolean;
   dataDir: string;
   schemasDir: string;
+  /** The types file `cms dev` keeps up to date (`types.out`), or null. */
+  typesOut: string | null;
   databaseUrl: string | undefined;
   baseUrl: string;
   /** baseUrl came from CMS_BASE_URL or the file; otherwise it follows where `cms serve` listens. */
@@ -307,6 +311,7 @@ export function loadConfig(options: LoadConfigOptions = {}): CmsConfig {
     createProject: !(options.project || env.CMS_PROJECT),
     dataDir,
     schemasDir: resolve(rootDir, parsed.schemasDir || 'schemas'),
+    typesOut: parsed.types ? resolve(rootDir, parsed.types.out) : null,
     databaseUrl: env.DATABASE_URL || parsed.databaseUrl || undefined,
     baseUrl,
     baseUrlSet: !!(env.CMS_BASE_URL || parsed.baseUrl),
@@ -403,7 +408,7 @@ export type CmsConfigInput = Partial<CmsConfig>;
 
 /** Every member of a configuration: `isCmsConfig` tells a complete one from a partial one. */
 const configMembers: Record<keyof CmsConfig, true> = {
-  rootDir: true, configFile: true, project: true, createProject: true, dataDir: true, schemasDir: true, databaseUrl: true,
+  rootDir: true, configFile: true, project: true, createProject: true, dataDir: true, schemasDir: true, typesOut: true, databaseUrl: true,
   baseUrl: true, baseUrlSet: true, port: true, host: true, cache: true, cacheMaxBytes: true, corsOrigin: true, rateLimit: true, trustProxy: true,
   maxUploadBytes: true, shutdownGraceMs: true, webhookBlockPrivate: true, ai: true, previewUrl: true, metrics: true, logLevel: true, drainMs: true,
   storage: true,
@@ -434,6 +439,7 @@ export function resolveConfig(input: CmsConfigInput = {}): CmsConfig {
     createProject: input.createProject ?? true,
     dataDir: resolve(rootDir, input.dataDir ?? '.cms'),
     schemasDir: resolve(rootDir, input.schemasDir ?? 'schemas'),
+    typesOut: input.typesOut ?? null,
     databaseUrl: input.databaseUrl,
     baseUrl: (input.baseUrl ?? defaultBaseUrl(host, port)).replace(/\/+$/, ''),
     baseUrlSet: input.baseUrlSet ?? input.baseUrl !== undefined,

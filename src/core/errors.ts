@@ -26,6 +26,7 @@ export const errorCodes = [
   'UNPUBLISH_FAILED',
   'AI_NOT_CONFIGURED',
   'AI_PROVIDER_ERROR',
+  'INVALID_ARCHIVE',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];

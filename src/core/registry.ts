@@ -11,6 +11,7 @@ import { createKey, listKeys, revokeKey } from './keys/operations.js';
 import { localeOperations } from './locales/operations.js';
 import { createProject, listProjects } from './projects/operations.js';
 import { getSettings } from './projects/settings.js';
+import { exportProject, importProject } from './projects/archive.js';
 import { createType, deleteType, diffSchema, getType, listSchema, listTypes, pullSchema, pushSchema, updateType } from './types/operations.js';
 import { schemaJsonSchema } from './types/json-schema.js';
 import { schemaTypescript } from './types/typescript.js';
@@ -25,6 +26,8 @@ export const operations = {
   'projects.list': listProjects,
   'projects.create': createProject,
   'settings.get': getSettings,
+  'project.export': exportProject,
+  'project.import': importProject,
   'keys.create': createKey,
   'keys.list': listKeys,
   'keys.revoke': revokeKey,

@@ -27,6 +27,7 @@ export const statusOf: Record<ErrorCode, number> = {
   UNPUBLISH_FAILED: 500,
   AI_NOT_CONFIGURED: 503,
   AI_PROVIDER_ERROR: 502,
+  INVALID_ARCHIVE: 400,
 };
 
 export interface ErrorResponse {

@@ -37,10 +37,8 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => unknown
  * a taken port is an error (never another port in its place).
  */
 export async function startServer(cms: Cms, options: ServeOptions): Promise<RunningServer> {
-  const shared = options.shared ?? createAppShared(cms);
-  const app = createApp(cms, { ...options, shared });
+  const { shared, handler } = createRequestHandler(cms, options);
   const logError = (message: string, e: unknown) => cms.log.error(message, { error: e instanceof Error ? e.stack ?? e.message : String(e) });
-  const handler = observeRequests(cms, guardRequests(checkHost(createFastPath(shared, appRoutes(options), toNodeHandler(app))), logError));
   // Node's own answer to a missing Host has no body: checkHost gives it the API's error shape.
   const state = { closing: false };
   const server = createServer({ ServerResponse: responseClass(state), requireHostHeader: false }, handler);
@@ -73,6 +71,17 @@ export async function startServer(cms: Cms, options: ServeOptions): Promise<Runn
       });
     },
   };
+}
+
+/**
+ * The whole request path of `cms serve` as one Node handler (fast path, h3, guards, request log),
+ * for a server someone else listens with: `cms dev` hands it to listhen.
+ */
+export function createRequestHandler(cms: Cms, options: AppOptions): { shared: AppShared; handler: NodeHandler } {
+  const shared = options.shared ?? createAppShared(cms);
+  const app = createApp(cms, { ...options, shared });
+  const logError = (message: string, e: unknown) => cms.log.error(message, { error: e instanceof Error ? e.stack ?? e.message : String(e) });
+  return { shared, handler: observeRequests(cms, guardRequests(checkHost(createFastPath(shared, appRoutes(options), toNodeHandler(app))), logError)) };
 }
 
 const shownHost = (host: string): string => {

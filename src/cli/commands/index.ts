@@ -4,6 +4,7 @@ import { registerAi } from './ai.js';
 import { registerBlog } from './blog.js';
 import { registerContent } from './content.js';
 import { registerDb } from './db.js';
+import { registerDev } from './dev.js';
 import { registerMedia } from './media.js';
 import { registerMigrate } from './migrate.js';
 import { registerWebhooks } from './webhooks.js';
@@ -14,6 +15,7 @@ import { registerProjects } from './projects.js';
 import { registerSchema } from './schema.js';
 import { registerServe } from './serve.js';
 import { registerOpenApi } from './openapi.js';
+import { registerTransfer } from './transfer.js';
 import { registerTypes } from './types.js';
 import { registerUsers } from './users.js';
 
@@ -21,6 +23,7 @@ import { registerUsers } from './users.js';
 export function registerCommands(program: Command, state: ProgramState): void {
   registerInit(program, state);
   registerServe(program, state);
+  registerDev(program, state);
   registerSchema(program, state);
   registerTypes(program, state);
   registerOpenApi(program, state);
@@ -34,5 +37,6 @@ export function registerCommands(program: Command, state: ProgramState): void {
   registerKeys(program, state);
   registerUsers(program, state);
   registerProjects(program, state);
+  registerTransfer(program, state);
   registerDb(program, state);
 }
