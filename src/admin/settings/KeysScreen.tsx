@@ -125,7 +125,7 @@ function CreateKey({ project, onCreated }: { project: string; onCreated: (k: Cre
 function KeyRow({ project, k, onRevoked }: { project: string; k: ApiKey; onRevoked: () => void }) {
   const errId = useId();
   const revoke = useMutation({
-    mutationFn: () => api(`/keys/${encodeURIComponent(k.id)}`, { method: 'DELETE', project }),
+    mutationFn: () => api(`/keys/${encodeURIComponent(k.id)}`, { method: 'DELETE', project, body: {} }),
     onSuccess: onRevoked,
   });
   const label = k.name || `Unnamed ${k.type} key`;

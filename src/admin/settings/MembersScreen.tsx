@@ -19,7 +19,7 @@ const roleChoices: Array<{ value: Role; about: string }> = [
   { value: 'owner', about: 'everything; only an owner makes an owner' },
 ];
 const lastOwnerRule = 'The last owner of a project cannot be removed or demoted; make someone else owner first.';
-const ownerRule = 'Only an owner can make someone an owner (or change an owner).';
+const ownerRule = 'Only an owner can make someone an owner.';
 
 export function MembersScreen({ project, role, me }: SettingsProps) {
   const queryClient = useQueryClient();
@@ -32,7 +32,7 @@ export function MembersScreen({ project, role, me }: SettingsProps) {
       <AddMember project={project} myRole={role} onAdded={() => void refresh()} />
       <div className="card">
         <h2 id="members-list">Members{members.data ? ` (${members.data.length})` : ''}</h2>
-        {role !== 'owner' && <p className="hint">{ownerRule} You are an {role}, so owners and the owner role cannot be changed here.</p>}
+        {role !== 'owner' && <p className="hint">{ownerRule} You are an {role}, so the owner role is not offered to you.</p>}
         {members.isPending ? <Loading label="Loading the members…" />
           : members.isError ? <ErrorState error={members.error} retry={() => void members.refetch()} />
             : members.data.length === 0 ? <EmptyState title="No members">Add someone with the form above.</EmptyState>
@@ -111,14 +111,15 @@ function MemberRow({ project, member, myRole, isMe, lastOwner, onChanged }: {
   const change = useMutation({
     mutationFn: (next: Role) => apiData<Member>(`/members/${encodeURIComponent(member.id)}`, { method: 'PUT', project, body: { role: next } }),
     onSuccess: onChanged,
-    onError: () => setRole(member.role),
+    // Refused (the API's message shows below): back to the stored role, and the list read again,
+    // since a refusal often means it changed behind this screen (another owner demoted meanwhile).
+    onError: () => { setRole(member.role); onChanged(); },
   });
   const remove = useMutation({
-    mutationFn: () => api(`/members/${encodeURIComponent(member.id)}`, { method: 'DELETE', project }),
+    mutationFn: () => api(`/members/${encodeURIComponent(member.id)}`, { method: 'DELETE', project, body: {} }),
     onSuccess: onChanged,
   });
-  const ownerLocked = member.role === 'owner' && myRole !== 'owner';
-  const why = lastOwner ? lastOwnerRule : ownerLocked ? ownerRule : '';
+  const why = lastOwner ? lastOwnerRule : '';
   const label = member.name ? `${member.name} (${member.email})` : member.email;
   const error = change.error ?? remove.error;
   return (
