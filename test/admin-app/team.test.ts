@@ -236,10 +236,12 @@ describe('Webhooks', () => {
 
     // The receiver fails: the log shows the failure, its status code, body and next retry.
     receiver.reply((_r, res) => { res.writeHead(500, { 'content-type': 'text/plain' }).end('receiver broke'); });
+    h.clock.advance(5 * 60_000);
     await page.getByRole('button', { name: 'Send test' }).click();
     await receiver.waitFor(2);
-    const failed = log.getByRole('listitem').first();
-    await expect.poll(() => failed.textContent(), { timeout: 15_000 }).toMatch(/page\.updatedfailed/);
+    const failed = log.getByRole('listitem').filter({ hasText: /^page\.updatedfailed/ });
+    await expect.poll(() => failed.count(), { timeout: 15_000 }).toBe(1);
+    expect(await log.getByRole('listitem').first().textContent()).toMatch(/^page\.updatedfailed/); // newest first
     expect(await failed.textContent()).toContain('Next retry');
     expect(await failed.textContent()).toContain('Last status500');
     // Filtered by status: only the failed one.
@@ -252,12 +254,14 @@ describe('Webhooks', () => {
 
     // The receiver recovers; redeliver sends the same delivery again as its second attempt.
     receiver.reply((_r, res) => { res.writeHead(200, { 'content-type': 'text/plain' }).end('fixed now'); });
+    h.clock.advance(30_000);
     await log.getByRole('listitem').first().getByRole('button', { name: /^Redeliver page\.updated/ }).click();
     await receiver.waitFor(3);
     expect(receiver.received[2]!.headers['x-webhook-delivery-id']).toBe(receiver.received[1]!.headers['x-webhook-delivery-id']);
     await page.getByLabel('Status').selectOption('success');
     await expect.poll(() => log.getByRole('listitem').count(), { timeout: 15_000 }).toBe(2);
-    const redelivered = log.getByRole('listitem').first();
+    const redelivered = log.getByRole('listitem').filter({ hasText: 'Attempts2' });
+    expect(await redelivered.count()).toBe(1);
     await redelivered.getByText(/^Attempts \(2\)/).click();
     const rows = redelivered.locator('table.attempts tbody tr');
     await expect.poll(() => rows.count()).toBe(2);
