@@ -87,7 +87,7 @@ describe('API keys', () => {
     const row = await list.getByRole('listitem').first().textContent();
     expect(row).toContain('Preview site');
     expect(row).toContain('preview');
-    expect(row).toContain('Last used');
+    expect(row).toContain('Created');
     expect(await page.content()).not.toContain(key);
     await close();
   });
@@ -163,8 +163,17 @@ describe('Members', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await shoot(page, 'team-members');
 
-    await added.getByRole('button', { name: `Remove ${outsiderEmail}` }).click();
-    await added.getByRole('button', { name: `Remove ${outsiderEmail}` }).click();
+    // Removing by keyboard: the confirmation takes the focus, Escape cancels, Enter confirms.
+    await added.getByRole('button', { name: `Remove ${outsiderEmail}` }).focus();
+    await page.keyboard.press('Enter');
+    const focused = () => page.evaluate(() => document.activeElement?.textContent ?? '');
+    await expect.poll(focused).toBe(`Remove ${outsiderEmail}`);
+    expect(await added.getByRole('group', { name: `Remove ${outsiderEmail} from the project?` }).count()).toBe(1);
+    await page.keyboard.press('Escape');
+    await expect.poll(focused).toBe('Remove');
+    await page.keyboard.press('Enter');
+    await expect.poll(focused).toBe(`Remove ${outsiderEmail}`);
+    await page.keyboard.press('Enter');
     await expect.poll(() => added.count()).toBe(0);
     await close();
   });

@@ -139,7 +139,8 @@ function KeyRow({ project, k, onRevoked }: { project: string; k: ApiKey; onRevok
       <dl className="item-facts">
         <div><dt>Permissions</dt><dd>{k.type === 'secret' ? (k.permissions.length ? k.permissions.join(', ') : 'read only') : 'read only'}{k.type === 'preview' ? ' (drafts)' : ''}</dd></div>
         <div><dt>Created</dt><dd>{when(k.createdAt)}</dd></div>
-        <div><dt>Last used</dt><dd>{k.lastUsedAt ? when(k.lastUsedAt) : 'never'}</dd></div>
+        {/* Shown where the server knows it (it does not record every use yet). */}
+        {k.lastUsedAt && <div><dt>Last used</dt><dd>{when(k.lastUsedAt)}</dd></div>}
       </dl>
       {!k.revokedAt && (
         <div className="item-actions">

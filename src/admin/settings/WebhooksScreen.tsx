@@ -244,7 +244,7 @@ function DeliveryLog({ project, id, active }: { project: string; id: string; act
     <div className="card" role="region" aria-labelledby={`${ids}-t`}>
       <div className="row">
         <h2 id={`${ids}-t`}>Delivery log</h2>
-        <div className="field">
+        <div className="field narrow">
           <label htmlFor={`${ids}-status`}>Status</label>
           <select id={`${ids}-status`} value={status} onChange={(e) => { setStatus(e.target.value as DeliveryStatus | ''); setPage(1); }}>{/* cast: the options are statuses */}
             <option value="">All</option>
@@ -283,14 +283,14 @@ function DeliveryRow({ project, hookId, d, active }: { project: string; hookId: 
   return (
     <li>
       <div className="item-head">
-        <code className="item-title clip" title={d.id}>{d.event}</code>
+        <span className="item-title clip mono" title={d.event}>{d.event}</span>
         <span className={`pill ${d.status}`}>{d.status}</span>
       </div>
       <dl className="item-facts">
-        <div><dt>Queued</dt><dd>{when(d.createdAt)}</dd></div>
+        <div><dt>Queued</dt><dd>{when(d.createdAt, true)}</dd></div>
         <div><dt>Attempts</dt><dd>{d.attemptCount}</dd></div>
         <div><dt>Last status</dt><dd>{d.lastStatusCode ?? '—'}</dd></div>
-        {d.nextAttemptAt && <div><dt>{d.status === 'failed' ? 'Next retry' : 'Due'}</dt><dd>{when(d.nextAttemptAt)}</dd></div>}
+        {d.nextAttemptAt && <div><dt>{d.status === 'failed' ? 'Next retry' : 'Due'}</dt><dd>{when(d.nextAttemptAt, true)}</dd></div>}
         <div><dt>Delivery id</dt><dd title={d.id}><code>{d.id}</code></dd></div>
       </dl>
       {d.attempts.length > 0 && (
@@ -302,7 +302,7 @@ function DeliveryRow({ project, hookId, d, active }: { project: string; hookId: 
               {d.attempts.map((a) => (
                 <tr key={a.attemptNumber}>
                   <td className="n">{a.attemptNumber}</td>
-                  <td>{when(a.startedAt)}</td>
+                  <td>{when(a.startedAt, true)}</td>
                   <td className="code"><span className={a.success ? 'pill success' : 'pill failed'}>{a.statusCode ?? 'none'}</span></td>
                   <td className="dur">{a.durationMs} ms</td>
                   <td>

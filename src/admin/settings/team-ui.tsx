@@ -6,10 +6,10 @@ import './team.css';
 // an inline confirmation, and a value shown once with a copy button.
 
 /** A date and time in the browser's locale, or a dash. */
-export function when(iso: string | null | undefined): string {
+export function when(iso: string | null | undefined, seconds = false): string {
   if (!iso) return '—';
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: seconds ? 'medium' : 'short' });
 }
 
 /** The API's own message (with its code), or a plain sentence for a network failure. */
