@@ -28,6 +28,9 @@ export const webhookEvents = [
 ] as const;
 const statuses: DeliveryStatus[] = ['pending', 'success', 'failed', 'exhausted'];
 const pageSize = 20;
+/** Until when (ms) the delivery log of a webhook refreshes quickly: set by Send test and Redeliver. */
+const watchKey = (project: string, id: string) => [project, 'deliveries-watch', id];
+const watchFor = 30_000;
 
 export function WebhooksScreen({ project, rest }: SettingsProps) {
   const base = `/p/${encodeURIComponent(project)}/settings/webhooks`;
@@ -160,7 +163,10 @@ function WebhookDetail({ project, base, id, revealed, onReveal, onHide }: {
   });
   const test = useMutation({
     mutationFn: () => apiData<Delivery>(`/webhooks/${encodeURIComponent(id)}/test`, { method: 'POST', project, body: {} }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: [project, 'deliveries', id] }),
+    onSuccess: () => {
+      queryClient.setQueryData(watchKey(project, id), Date.now() + watchFor);
+      void queryClient.invalidateQueries({ queryKey: [project, 'deliveries', id] });
+    },
   });
   const remove = useMutation({
     mutationFn: () => api(`/webhooks/${encodeURIComponent(id)}`, { method: 'DELETE', project, body: {} }),
@@ -237,8 +243,10 @@ function DeliveryLog({ project, id, active }: { project: string; id: string; act
   const deliveries = useQuery({
     queryKey: [project, 'deliveries', id, status, page],
     queryFn: () => apiData<Delivery[]>(`/webhooks/${encodeURIComponent(id)}/deliveries?${new URLSearchParams({ ...(status ? { status } : {}), page: String(page), limit: String(pageSize) }).toString()}`, { project }),
-    // While a delivery is on its way, the log refreshes itself.
-    refetchInterval: (q) => (q.state.data?.some((d) => d.status === 'pending') ? 2000 : false),
+    // While a delivery is on its way (pending in this view, or just queued by Send test or
+    // Redeliver, which a status filter may hide), the log refreshes itself every 2 seconds;
+    // otherwise every 15.
+    refetchInterval: (q) => (q.state.data?.some((d) => d.status === 'pending') || Date.now() < (queryClient.getQueryData<number>(watchKey(project, id)) ?? 0) ? 2000 : 15_000),
   });
   return (
     <div className="card" role="region" aria-labelledby={`${ids}-t`}>
@@ -278,7 +286,10 @@ function DeliveryRow({ project, hookId, d, active }: { project: string; hookId: 
   const queryClient = useQueryClient();
   const redeliver = useMutation({
     mutationFn: () => apiData<Delivery>(`/webhooks/${encodeURIComponent(hookId)}/deliveries/${encodeURIComponent(d.id)}/redeliver`, { method: 'POST', project, body: {} }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: [project, 'deliveries', hookId] }),
+    onSuccess: () => {
+      queryClient.setQueryData(watchKey(project, hookId), Date.now() + watchFor);
+      void queryClient.invalidateQueries({ queryKey: [project, 'deliveries', hookId] });
+    },
   });
   return (
     <li>
