@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { api, apiData, type Role } from '../api';
 import { EmptyState, ErrorState, Loading } from '../ui';
 import type { SettingsProps } from './SettingsScreen';
@@ -19,6 +19,7 @@ const roleChoices: Array<{ value: Role; about: string }> = [
   { value: 'owner', about: 'everything; only an owner makes an owner' },
 ];
 const lastOwnerRule = 'The last owner of a project cannot be removed or demoted; make someone else owner first.';
+const sameSentence = (a: string, b: string) => a.replace(/\.$/, '') === b.replace(/\.$/, '');
 const ownerRule = 'Only an owner can make someone an owner.';
 
 export function MembersScreen({ project, role, me }: SettingsProps) {
@@ -53,7 +54,7 @@ function RoleOptions({ myRole, current }: { myRole: Role; current?: Role }) {
     <>
       {roleChoices.map((r) => (
         <option key={r.value} value={r.value} disabled={r.value === 'owner' && myRole !== 'owner' && current !== 'owner'}>
-          {r.value} ({r.about}){r.value === 'owner' && myRole !== 'owner' ? ' (owners only)' : ''}
+          {r.value}{r.value === 'owner' && myRole !== 'owner' && current !== 'owner' ? ' (owners only)' : ''}
         </option>
       ))}
     </>
@@ -89,6 +90,7 @@ function AddMember({ project, myRole, onAdded }: { project: string; myRole: Role
         </div>
         <button type="submit" className="primary" disabled={add.isPending}>{add.isPending ? 'Adding…' : 'Add member'}</button>
       </div>
+      <p className="hint">{roleChoices.map((r) => `${r.value}: ${r.about}`).join('. ')}.</p>
       {add.isError && <p id={`${ids}-err`} className="refusal" role="alert">{messageOf(add.error)}</p>}
       <p className="small" role="status">{added}</p>
       <details open={notFound || undefined}>
@@ -108,6 +110,8 @@ function MemberRow({ project, member, myRole, isMe, lastOwner, onChanged }: {
 }) {
   const ids = useId();
   const [role, setRole] = useState<Role>(member.role);
+  // The list read again (after a change here or elsewhere) brings the stored role.
+  useEffect(() => setRole(member.role), [member.role]);
   const change = useMutation({
     mutationFn: (next: Role) => apiData<Member>(`/members/${encodeURIComponent(member.id)}`, { method: 'PUT', project, body: { role: next } }),
     onSuccess: onChanged,
@@ -122,6 +126,7 @@ function MemberRow({ project, member, myRole, isMe, lastOwner, onChanged }: {
   const why = lastOwner ? lastOwnerRule : '';
   const label = member.name ? `${member.name} (${member.email})` : member.email;
   const error = change.error ?? remove.error;
+  const merged = !!why && !!error && sameSentence(messageOf(error), why);
   return (
     <li>
       <div className="item-head">
@@ -140,8 +145,9 @@ function MemberRow({ project, member, myRole, isMe, lastOwner, onChanged }: {
           question={isMe ? 'Remove yourself? You lose access to this project.' : `Remove ${member.email} from the project?`}
           onConfirm={() => { change.reset(); remove.mutate(); }} pending={remove.isPending} disabled={!!why} describedBy={why ? `${ids}-why` : undefined} />
       </div>
-      {why && <p id={`${ids}-why`} className="explain">{why}</p>}
-      {error && <p id={`${ids}-err`} className="refusal" role="alert">{messageOf(error)}</p>}
+      {/* When the API's refusal says what the rule says, it is shown once (as the refusal). */}
+      {why && !merged && <p id={`${ids}-why`} className="explain">{why}</p>}
+      {error && <p id={merged ? `${ids}-why` : `${ids}-err`} className="refusal" role="alert">{messageOf(error)}</p>}
       {change.isSuccess && <p className="small" role="status">Role changed to {change.data.role}.</p>}
     </li>
   );
