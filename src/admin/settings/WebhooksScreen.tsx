@@ -308,7 +308,7 @@ function DeliveryRow({ project, hookId, d, active }: { project: string; hookId: 
         <details>
           <summary>Attempts ({d.attempts.length})<span className="visually-hidden"> of the {d.event} delivery {d.id}</span></summary>
           <table className="attempts">
-            <thead><tr><th className="n" scope="col">#</th><th scope="col">Time</th><th className="code" scope="col">Status</th><th className="dur" scope="col">Duration</th><th scope="col">Response or error</th></tr></thead>
+            <thead><tr><th className="n" scope="col">#</th><th className="time" scope="col">Time</th><th className="code" scope="col">Status</th><th className="dur" scope="col">Duration</th><th scope="col">Response or error</th></tr></thead>
             <tbody>
               {d.attempts.map((a) => (
                 <tr key={a.attemptNumber}>
