@@ -30,7 +30,7 @@ export function SettingsScreen({ area, ...props }: SettingsProps & { area: strin
   if (!atLeast(props.role, found.minRole)) {
     return (
       <EmptyState title={`${found.label}: not available to your role`}>
-        You are a {props.role} of this project. {found.why} Ask an admin of the project if you need access.
+        You are {/^[aeiou]/.test(props.role) ? 'an' : 'a'} {props.role} of this project. {found.why} Ask an admin of the project if you need access.
       </EmptyState>
     );
   }
