@@ -6,7 +6,7 @@ import { EmptyState, ErrorState, Link, Loading } from '../../ui';
 import { MigrationLog } from './MigrationLog';
 import { ReportView } from './ReportView';
 import {
-  deleteMigration, formatTime, getMigration, isLive, migrationAction, modeLabel, statLabel, statusLabel, type Migration,
+  deleteMigration, formatTime, getMigration, isLive, migrationAction, modeLabel, orderedStats, statLabel, statusLabel, type Migration,
 } from './model';
 import { migrationsPath } from './paths';
 import { ProgressBar } from './ProgressBar';
@@ -66,7 +66,7 @@ export function MigrationDetail({ project, id }: { project: string; id: string }
     return <>{back}<ErrorState error={query.error} retry={() => void query.refetch()} /></>;
   }
 
-  const stats = Object.entries(m.stats).filter(([, v]) => typeof v === 'number');
+  const stats = orderedStats(m.stats);
   const title = `${modeLabel(m.mode)} migration`;
   return (
     <section aria-labelledby={headingId} className="mig-detail">
@@ -143,7 +143,7 @@ export function MigrationDetail({ project, id }: { project: string; id: string }
 
       {m.report && <ReportView report={m.report} dryRun={m.mode === 'dry_run'} />}
 
-      <MigrationLog project={project} id={id} live={live} />
+      <MigrationLog project={project} id={id} live={live} stamp={`${m.status} ${m.progress.phase} ${m.pauseRequested}`} />
     </section>
   );
 }

@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { ErrorState, Loading } from '../../ui';
 import { getLogs, logLevels, logLimit, type LogLevel } from './model';
 
 const levelLabels: Record<string, string> = { error: 'Error', warning: 'Warning', info: 'Info' };
 
 /** The migration's log, oldest first, filtered by level on the server; polled while it runs. */
-export function MigrationLog({ project, id, live }: { project: string; id: string; live: boolean }) {
+export function MigrationLog({ project, id, live, stamp }: { project: string; id: string; live: boolean; stamp: string }) {
   const uid = useId();
   const [level, setLevel] = useState<LogLevel | ''>('');
   const logs = useQuery({
@@ -14,6 +14,9 @@ export function MigrationLog({ project, id, live }: { project: string; id: strin
     queryFn: () => getLogs(project, id, level),
     refetchInterval: live ? 1500 : false,
   });
+  // The record changed state (it finished, paused or failed): its last lines are read once more.
+  const { refetch } = logs;
+  useEffect(() => { void refetch(); }, [stamp, refetch]);
   const lines = logs.data ?? [];
   return (
     <section aria-labelledby={`${uid}-h`} className="mig-log">
@@ -32,7 +35,7 @@ export function MigrationLog({ project, id, live }: { project: string; id: strin
           : lines.length === 0 ? <p className="muted">{level ? `No ${level} lines.` : 'The log is empty.'}</p>
             : (
               <>
-                <ol className="mig-lines" aria-label={level ? `Log lines: ${level}` : 'Log lines'}>
+                <ol className="mig-lines" tabIndex={0} aria-label={level ? `Log lines: ${level}` : 'Log lines'}>
                   {lines.map((l) => (
                     <li key={l.id} className={`mig-line mig-level-${l.level}`}>
                       <span className="mig-level">{levelLabels[l.level] ?? l.level}</span>

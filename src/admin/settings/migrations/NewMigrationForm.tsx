@@ -130,7 +130,8 @@ export function NewMigrationForm({ project }: { project: string }) {
 
         {create.error && (
           <p className="error" role="alert">
-            {create.error instanceof ApiError ? create.error.message : 'The server could not be reached.'}
+            {Object.keys(errors).length > 0 ? 'Not started: fix what is marked at the fields.'
+              : create.error instanceof ApiError ? create.error.message : 'The server could not be reached.'}
           </p>
         )}
         <div className="mig-actions">

@@ -1,5 +1,5 @@
 import type { Discovery, Report, ReportType } from './model';
-import { statLabel } from './model';
+import { orderedStats, statLabel } from './model';
 
 // The report a migration records once it has read the source (the dry run's whole answer): the
 // types it would create, reuse or extend with their fields, what it counted, and its warnings.
@@ -33,7 +33,7 @@ export function ReportView({ report, dryRun }: { report: Report; dryRun: boolean
     for (const t of report.types?.[kind] ?? []) rows.push({ kind, t });
   }
   const counts = Object.entries(report.counts ?? {});
-  const flat = counts.filter((e): e is [string, number] => typeof e[1] === 'number');
+  const flat = orderedStats(Object.fromEntries(counts));
   const per = (name: string) => Object.entries((report.counts?.[name] as Record<string, number> | undefined) ?? {});
   const warnings = report.warnings ?? [];
   return (
@@ -61,8 +61,8 @@ export function ReportView({ report, dryRun }: { report: Report; dryRun: boolean
                 <tr key={`${kind}/${t.slug}`}>
                   <td>{kindLabels[kind]}</td>
                   <th scope="row" className="clip" title={t.slug}>{t.slug}</th>
-                  <td className="clip">{changeOf(report, kind, t.slug)}</td>
-                  <td className="num">{t.fields.length}</td>
+                  <td className="clip mig-col-change">{changeOf(report, kind, t.slug)}</td>
+                  <td className="num mig-col-nfields">{t.fields.length}</td>
                   <td className="mig-fields" title={fieldsText(t)}><span className="mig-clamp">{fieldsText(t) || '—'}</span></td>
                   <td className="clip mig-col-source" title={t.source}>{t.source}</td>
                 </tr>

@@ -94,6 +94,12 @@ const statLabels: Record<string, string> = {
   singlePages: 'Single pages', mediaUrls: 'Media URLs',
 };
 export const statLabel = (k: string) => statLabels[k] ?? k;
+/** Counts in a reading order (the kinds first, then media, then the source's figures). */
+export function orderedStats(stats: Record<string, unknown>): Array<[string, number]> {
+  const keys = Object.keys(statLabels);
+  const rank = (k: string) => (keys.includes(k) ? keys.indexOf(k) : keys.length);
+  return Object.entries(stats).filter((e): e is [string, number] => typeof e[1] === 'number').sort((a, b) => rank(a[0]) - rank(b[0]));
+}
 
 export function formatTime(iso: string | null | undefined): string {
   if (!iso) return '—';
