@@ -180,7 +180,8 @@ describe('the Migrations screen', () => {
     await page.getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('button', { name: 'Delete…' }).click();
     const confirm = page.getByRole('button', { name: 'Delete migration' });
-    expect(await confirm.evaluate((el) => el === document.activeElement)).toBe(true);
+    await confirm.waitFor();
+    expect(await page.locator(':focus').textContent()).toBe('Delete migration');
     await shoot(page, 'migrations-confirm-delete');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Migrations from ButterCMS' }).waitFor();

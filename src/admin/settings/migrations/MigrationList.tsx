@@ -46,8 +46,9 @@ export function MigrationList({ project }: { project: string }) {
                         <Link to={migrationPath(project, m.id)}>
                           <span className="visually-hidden">{modeLabel(m.mode)} migration created </span>{formatTime(m.createdAt)}
                         </Link>
+                        <span className="mig-mode-sub muted" aria-hidden="true">{modeLabel(m.mode)}</span>
                       </td>
-                      <td className="clip">{modeLabel(m.mode)}</td>
+                      <td className="clip mig-col-mode">{modeLabel(m.mode)}</td>
                       <td><span className={`badge mig-status mig-${m.status}`}>{statusLabel(m.status)}</span></td>
                       <td className="clip mig-col-started">{formatTime(m.startedAt)}</td>
                       <td><ProgressBar progress={m.progress} label={`Progress of the ${modeLabel(m.mode)} migration created ${formatTime(m.createdAt)}`} /></td>
