@@ -144,6 +144,8 @@ describe('the Migrations screen', () => {
     expect(await status(page).textContent()).toBe('Completed');
     expect(await bar.getAttribute('value')).toBe('100');
     expect(await page.locator('.mig-phase').first().textContent()).toBe('Done');
+    // The navigation learns the new types without a reload.
+    await page.locator('.sidenav').getByRole('link', { name: /^Products/ }).waitFor();
     // The counts table shows what was written.
     const items = Object.values(butter.account.collections).reduce((n, list) => n + list.length, 0);
     expect(await page.getByRole('table', { name: 'What this migration wrote and read' }).getByRole('row', { name: `Collection items ${items}` }).count()).toBe(1);
@@ -173,6 +175,7 @@ describe('the Migrations screen', () => {
     await page.keyboard.press('Enter');
     await page.getByText('Paused. A paused migration cannot be resumed').waitFor({ timeout: 60_000 });
     expect(await status(page).textContent()).toBe('Paused');
+    expect(await page.locator('.mig-live .mig-phase').textContent()).toMatch(/^Stopped: /);
     await page.getByText(/Pause requested by/).waitFor();
 
     // Delete, with a confirmation; cancelling first keeps it.

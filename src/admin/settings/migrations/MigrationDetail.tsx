@@ -45,6 +45,14 @@ export function MigrationDetail({ project, id }: { project: string; id: string }
     onSuccess: (next) => refresh(next),
     onError: () => refresh(),
   });
+  // When a run ends (and wrote types and entries), the navigation's types and counts are read again.
+  const wasLive = useRef(false);
+  useEffect(() => {
+    if (wasLive.current && !live && m?.mode !== 'dry_run') {
+      for (const k of ['page-types', 'collection-types', 'count']) void queryClient.invalidateQueries({ queryKey: [project, k] });
+    }
+    wasLive.current = live;
+  }, [live, m?.mode, project, queryClient]);
   const [confirming, setConfirming] = useState(false);
   const confirmRef = useRef<HTMLButtonElement>(null);
   useEffect(() => { if (confirming) confirmRef.current?.focus(); }, [confirming]);
@@ -91,7 +99,7 @@ export function MigrationDetail({ project, id }: { project: string; id: string }
       <div className="card mig-live" aria-labelledby={`${headingId}-p`} role="region">
         <h2 id={`${headingId}-p`}>Progress</h2>
         <div aria-live="polite">
-          <ProgressBar progress={m.progress} label={`${title} progress`} />
+          <ProgressBar progress={m.progress} status={m.status} label={`${title} progress`} />
           {m.pauseRequested && live && <p className="muted">Pause requested: it stops after the current batch.</p>}
           {m.status === 'paused' && <p className="muted">Paused. A paused migration cannot be resumed: start a new one to import again.</p>}
           {m.status === 'completed' && <p className="mig-ok">Completed{m.mode === 'dry_run' ? ': nothing was written. The report is below.' : '.'}</p>}

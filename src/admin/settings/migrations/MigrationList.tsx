@@ -51,7 +51,7 @@ export function MigrationList({ project }: { project: string }) {
                       <td className="clip mig-col-mode">{modeLabel(m.mode)}</td>
                       <td><span className={`badge mig-status mig-${m.status}`}>{statusLabel(m.status)}</span></td>
                       <td className="clip mig-col-started">{formatTime(m.startedAt)}</td>
-                      <td><ProgressBar progress={m.progress} label={`Progress of the ${modeLabel(m.mode)} migration created ${formatTime(m.createdAt)}`} /></td>
+                      <td><ProgressBar progress={m.progress} status={m.status} label={`Progress of the ${modeLabel(m.mode)} migration created ${formatTime(m.createdAt)}`} /></td>
                     </tr>
                   ))}
                 </tbody>
