@@ -140,9 +140,9 @@ export function MigrationDetail({ project, id }: { project: string; id: string }
           <div className="table-wrap mig-narrow">
             <table className="list">
               <caption className="visually-hidden">What this migration wrote and read</caption>
-              <thead><tr><th scope="col">Kind</th><th scope="col" className="num">Count</th></tr></thead>
+              <thead><tr><th scope="col">Kind</th><th scope="col" className="mig-num">Count</th></tr></thead>
               <tbody>
-                {stats.map(([k, v]) => <tr key={k}><th scope="row" className="clip">{statLabel(k)}</th><td className="num">{v}</td></tr>)}
+                {stats.map(([k, v]) => <tr key={k}><th scope="row" className="clip">{statLabel(k)}</th><td className="mig-num">{v}</td></tr>)}
               </tbody>
             </table>
           </div>

@@ -16,7 +16,7 @@ export function MigrationList({ project }: { project: string }) {
     <section aria-labelledby="mig-title">
       <div className="screen-head mig-head">
         <h1 id="mig-title">Migrations from ButterCMS</h1>
-        <Link to={`${migrationsPath(project)}/new`} className="button-link primary">New migration</Link>
+        <Link to={`${migrationsPath(project)}/new`} className="mig-button-link primary">New migration</Link>
       </div>
       <p className="muted">
         Bring a ButterCMS account's schema, pages, collection items, blog and media into this project. Start with a dry run:

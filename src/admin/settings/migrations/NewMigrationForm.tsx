@@ -136,7 +136,7 @@ export function NewMigrationForm({ project }: { project: string }) {
         )}
         <div className="mig-actions">
           <button type="submit" className="primary" disabled={create.isPending}>{create.isPending ? 'Starting…' : 'Start migration'}</button>
-          <Link to={migrationsPath(project)} className="button-link">Cancel</Link>
+          <Link to={migrationsPath(project)} className="mig-button-link">Cancel</Link>
         </div>
       </form>
     </section>

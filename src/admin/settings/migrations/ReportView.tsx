@@ -62,7 +62,7 @@ export function ReportView({ report, dryRun }: { report: Report; dryRun: boolean
                   <td>{kindLabels[kind]}</td>
                   <th scope="row" className="clip" title={t.slug}>{t.slug}</th>
                   <td className="clip mig-col-change">{changeOf(report, kind, t.slug)}</td>
-                  <td className="num mig-col-nfields">{t.fields.length}</td>
+                  <td className="mig-num mig-col-nfields">{t.fields.length}</td>
                   <td className="mig-fields" title={fieldsText(t)}><span className="mig-clamp">{fieldsText(t) || '—'}</span></td>
                   <td className="clip mig-col-source" title={t.source}>{t.source}</td>
                 </tr>
@@ -77,9 +77,9 @@ export function ReportView({ report, dryRun }: { report: Report; dryRun: boolean
         <div className="table-wrap">
           <table className="list">
             <caption className="visually-hidden">Counts read from the source</caption>
-            <thead><tr><th scope="col">Kind</th><th scope="col" className="num">Count</th></tr></thead>
+            <thead><tr><th scope="col">Kind</th><th scope="col" className="mig-num">Count</th></tr></thead>
             <tbody>
-              {flat.map(([k, v]) => <tr key={k}><th scope="row" className="clip">{statLabel(k)}</th><td className="num">{v}</td></tr>)}
+              {flat.map(([k, v]) => <tr key={k}><th scope="row" className="clip">{statLabel(k)}</th><td className="mig-num">{v}</td></tr>)}
             </tbody>
           </table>
         </div>
@@ -88,9 +88,9 @@ export function ReportView({ report, dryRun }: { report: Report; dryRun: boolean
             <div className="table-wrap" key={name}>
               <table className="list">
                 <caption className="mig-caption">{caption}</caption>
-                <thead><tr><th scope="col">{head}</th><th scope="col" className="num">Count</th></tr></thead>
+                <thead><tr><th scope="col">{head}</th><th scope="col" className="mig-num">Count</th></tr></thead>
                 <tbody>
-                  {per(name!).map(([k, v]) => <tr key={k}><th scope="row" className="clip" title={k}>{k}</th><td className="num">{v}</td></tr>)}
+                  {per(name!).map(([k, v]) => <tr key={k}><th scope="row" className="clip" title={k}>{k}</th><td className="mig-num">{v}</td></tr>)}
                 </tbody>
               </table>
             </div>
