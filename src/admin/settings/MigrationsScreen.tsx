@@ -1,7 +1,15 @@
 import type { SettingsProps } from './SettingsScreen';
-import { EmptyState } from '../ui';
+import { MigrationDetail } from './migrations/MigrationDetail';
+import { MigrationList } from './migrations/MigrationList';
+import { NewMigrationForm } from './migrations/NewMigrationForm';
+import './migrations/migrations.css';
 
-// PLACEHOLDER: replaced by the Migrations screen.
-export function MigrationsScreen(_props: SettingsProps) {
-  return <EmptyState title="Not built yet">This settings page is not built yet.</EmptyState>;
+// Migrations from ButterCMS (docs/admin-app.md, "Migrations"): the list, a form that starts one,
+// and one migration's live progress, log and report. Paths below /p/:project/settings/migrations:
+// nothing (the list), `new` (the form), `:id` (one migration).
+export function MigrationsScreen({ project, rest }: SettingsProps) {
+  const [first] = rest;
+  if (first === 'new') return <NewMigrationForm project={project} />;
+  if (first) return <MigrationDetail project={project} id={first} />;
+  return <MigrationList project={project} />;
 }
