@@ -77,6 +77,9 @@ describe('the entry editor, finished', () => {
     await page.getByRole('group', { name: 'Text formatting' }).getByRole('button', { name: /image/i }).click();
     await page.getByRole('button', { name: 'Choose from the media library' }).click();
     const picker = page.getByRole('dialog', { name: 'Insert an image: Body' });
+    await picker.getByRole('button', { name: /harbour\.png/ }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await shoot(page, 'polish-image-picker');
     await picker.getByRole('button', { name: /harbour\.png/ }).click();
     await expect.poll(() => picker.count()).toBe(0);
     const src = `/api/v1/media/${project}/${mediaFile}`;
@@ -106,6 +109,8 @@ describe('the entry editor, finished', () => {
     const rows = page.locator('table.list tbody tr');
     await expect.poll(() => page.getByText(/^Page 1 of \d+$/).textContent()).toBe(`Page 1 of ${many / 20}`);
     await expect.poll(() => rows.count()).toBe(20);
+    expect(await seriousViolations(page)).toEqual([]);
+    await shoot(page, 'polish-list-10000');
     await page.getByRole('button', { name: 'Next' }).click();
     await expect.poll(() => page.getByText(/^Page 2 of \d+$/).count()).toBe(1);
     await expect.poll(() => rows.count()).toBe(20);
@@ -172,6 +177,21 @@ describe('the entry editor, finished', () => {
     await expect.poll(async () => (await stored(pageId)).owner).toEqual({ _ref: (grace as { id: string }).id, _type: 'user' });
     await page.reload();
     await expect.poll(() => chips.textContent()).toContain('Grace Hopper');
+    await context.close();
+  });
+
+  it('edits a blog term with no serious accessibility problems', { timeout: 60_000 }, async () => {
+    const { context, page } = await newPage(browser);
+    page.setDefaultTimeout(10_000);
+    await page.goto(`${h.http.url}/admin/p/${project}/blog/tags`);
+    await signIn(page, editorEmail);
+    await page.getByRole('link', { name: 'New tag' }).click();
+    await page.getByLabel('Name').fill('A tag with a rather long name that goes on and on for a while');
+    await page.getByRole('button', { name: 'Create tag' }).click();
+    await page.waitForURL(/\/blog\/tags\/[0-9a-f-]{36}$/);
+    await expect.poll(() => page.getByRole('textbox', { name: 'Name' }).inputValue()).toBe('A tag with a rather long name that goes on and on for a while');
+    expect(await seriousViolations(page)).toEqual([]);
+    await shoot(page, 'polish-term');
     await context.close();
   });
 });
