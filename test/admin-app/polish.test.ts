@@ -109,6 +109,7 @@ describe('the entry editor, finished', () => {
     const rows = page.locator('table.list tbody tr');
     await expect.poll(() => page.getByText(/^Page 1 of \d+$/).textContent()).toBe(`Page 1 of ${many / 20}`);
     await expect.poll(() => rows.count()).toBe(20);
+    expect(await page.getByText('10,000 entries', { exact: true }).count()).toBe(1);
     expect(await seriousViolations(page)).toEqual([]);
     await shoot(page, 'polish-list-10000');
     await page.getByRole('button', { name: 'Next' }).click();
