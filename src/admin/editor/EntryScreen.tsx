@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { api, ApiError, apiData, canWrite, type Entry, type Me, type Role, type TypeDef } from '../api';
 import { MediaField } from '../media/MediaField';
-import { navigate } from '../router';
+import { navigate, setLeaveGuard } from '../router';
 import type { Section } from '../sections';
 import { ErrorState, Link, Loading, str } from '../ui';
 import './editor.css';
@@ -193,7 +193,9 @@ function Editor({ project, section, kind, typeSlug, entry, fields, components, w
     };
     window.addEventListener('beforeunload', onBeforeUnload);
     document.addEventListener('click', onClick, true);
-    return () => { window.removeEventListener('beforeunload', onBeforeUnload); document.removeEventListener('click', onClick, true); };
+    // The browser's Back/Forward: ask too; staying puts the editor's address back.
+    const removeGuard = setLeaveGuard(() => window.confirm('You have unsaved changes. Leave without saving?'));
+    return () => { window.removeEventListener('beforeunload', onBeforeUnload); document.removeEventListener('click', onClick, true); removeGuard(); };
   }, [dirty, readOnly]);
 
   const body = (): Record<string, unknown> => {

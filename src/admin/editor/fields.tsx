@@ -1,9 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { createContext, useContext, useEffect, useId, useState, type ReactNode } from 'react';
+import { createContext, lazy, Suspense, useContext, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { api, apiData, type Listed } from '../api';
 import { MediaField } from '../media/MediaField';
+import { fileUrl, type Media } from '../media/mediaApi';
 import { str, useDebounced } from '../ui';
-import { RichTextField } from './richtext/RichTextField';
+import { RichTextField, type RichTextFieldProps } from './richtext/RichTextField';
+
+const MediaPickerDialog = lazy(() => import('../media/MediaPickerDialog').then((m) => ({ default: m.MediaPickerDialog })));
 
 // The controls of the entry editor, one per field type, generated from the schema. Values live in
 // one object (the entry's fields); every control writes through onChange with its new value. Every
@@ -183,7 +186,7 @@ export function FieldControl({ field, path, value, onChange }: { field: SchemaFi
     case 'wysiwyg':
       return (
         <Wrapper field={field} path={path}>
-          {(a) => <RichTextField id={a.id} label={fieldLabel(field)} project={ctx.project} value={str(value) ?? ''} onChange={onChange} readOnly={ro} {...(a.describedBy ? { describedBy: a.describedBy } : {})} invalid={a.invalid} />}
+          {(a) => <RichTextWithLibrary id={a.id} label={fieldLabel(field)} project={ctx.project} value={str(value) ?? ''} onChange={onChange} readOnly={ro} {...(a.describedBy ? { describedBy: a.describedBy } : {})} invalid={a.invalid} />}
         </Wrapper>
       );
     case 'reference':
@@ -540,5 +543,41 @@ function ReferencePicker({ a, field, value, onChange }: { a: { id: string; descr
         </div>
       )}
     </div>
+  );
+}
+
+type ImagePicked = { src: string; alt?: string } | null;
+
+/**
+ * A wysiwyg field whose "Image" button can also choose a picture of the media library: the picker
+ * (images only) opens as a modal; the image is inserted with the file's same-origin address
+ * (/api/v1/media/<project>/<file>: the admin's CSP allows images from 'self' only) and the media's
+ * alt text. Closing the picker inserts nothing.
+ */
+function RichTextWithLibrary(props: Omit<RichTextFieldProps, 'pickImage'> & { project: string }) {
+  const [open, setOpen] = useState(false);
+  const resolver = useRef<((image: ImagePicked) => void) | null>(null);
+  const finish = (image: ImagePicked) => {
+    resolver.current?.(image);
+    resolver.current = null;
+    setOpen(false);
+  };
+  useEffect(() => () => { resolver.current?.(null); }, []);
+  const pickImage = () => new Promise<ImagePicked>((resolve) => {
+    resolver.current?.(null);
+    resolver.current = resolve;
+    setOpen(true);
+  });
+  return (
+    <>
+      <RichTextField {...props} pickImage={pickImage} />
+      {open && (
+        <Suspense fallback={null}>
+          <MediaPickerDialog project={props.project} accept={['image/*']} title={`Insert an image: ${props.label}`}
+            onClose={() => finish(null)}
+            onPick={(m: Media) => finish({ src: fileUrl(props.project, m), ...(m.altText ? { alt: m.altText } : {}) })} />
+        </Suspense>
+      )}
+    </>
   );
 }

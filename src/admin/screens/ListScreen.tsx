@@ -127,7 +127,7 @@ export function ListScreen({ project, role, section }: { project: string; role: 
     <section aria-labelledby={headingId}>
       <div className="screen-head">
         <h1 id={headingId} className="clip" title={section.label}>{section.label}</h1>
-        <span className="muted">{list.data ? `${total} ${total === 1 ? 'entry' : 'entries'}` : ''}</span>
+        <span className="muted">{list.data ? `${total.toLocaleString('en')} ${total === 1 ? 'entry' : 'entries'}` : ''}</span>
         {canWrite(role) && section.kind !== 'media' && (
           <Link to={`${section.to}/new`} className="button primary new-entry">{newLabel[section.key] ?? (section.kind === 'page' ? 'New page' : section.kind === 'item' ? 'New item' : 'New post')}</Link>
         )}
