@@ -1,17 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { dirname, relative } from 'node:path';
 import type { CmsConfig } from '../config.js';
-import { CmsError, isCmsError } from '../core/errors.js';
-import { isPostgresUrl } from '../db/client.js';
-import { randomToken } from '../lib/crypto.js';
-import { createCms, type Cms } from '../runtime.js';
-import { createLogger } from '../logging.js';
-import { acquireDbLock, readServerInfo, writeServerInfo } from './engine.js';
+import { isCmsError } from '../core/errors.js';
+import type { Cms } from '../runtime.js';
 import { errorMessage } from './inputs.js';
 import type { GlobalOptions, Io } from './io.js';
 import { readSchemaFiles } from './schema-files.js';
-
-const stopSignals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+import { hostEngine } from './server-process.js';
 
 export interface DevOptions {
   open: boolean;
@@ -24,71 +19,41 @@ export interface DevOptions {
  * watched and pushed on every change, the types file rewritten when `types.out` is configured.
  */
 export async function dev(config: CmsConfig, io: Io, globals: GlobalOptions, options: DevOptions): Promise<void> {
-  const embedded = !isPostgresUrl(config.databaseUrl);
-  let release: (() => void) | null = null;
-  if (embedded) {
-    const running = readServerInfo(config.dataDir);
-    if (running) {
-      throw new CmsError('SERVER_BUSY', `cms serve is already running on ${config.dataDir} (pid ${running.pid}, ${running.url}). Stop it first, then run cms dev.`);
-    }
-    release = await acquireDbLock(config.dataDir, 'cms dev');
-  }
-  const cleanup: Array<() => Promise<void> | void> = [];
-  let stopRequested = false;
-  let wake: (() => void) | null = null;
-  const stop = () => { stopRequested = true; wake?.(); };
-  for (const s of stopSignals) process.on(s, stop);
-  let flushLog = (): void => {};
-  try {
-    const log = await createLogger({ level: config.logLevel, pretty: process.stderr.isTTY === true });
-    flushLog = log.flush;
-    const cms = await createCms(config, { log });
-    cleanup.push(() => cms.close());
-    const token = randomToken(32);
-    const { createRequestHandler } = await import('../http/node-server.js');
-    const { handler } = createRequestHandler(cms, { cliToken: token });
-    const { listen } = await import('listhen');
-    const listener = await listen((req, res) => { void handler(req, res); }, {
-      port: config.port, hostname: config.host, https: options.https, open: options.open,
-      showURL: false, qr: false, autoClose: false, public: false,
-    });
-    cleanup.push(() => listener.close());
-    const url = listener.url.replace(/\/+$/, '');
-    if (!config.baseUrlSet) config.baseUrl = url;
-    const { startJobs } = await import('../background-jobs.js');
-    const jobs = startJobs(cms);
-    cleanup.splice(1, 0, () => jobs.stop());
+  await hostEngine(config, io, globals, {
+    command: 'cms dev',
+    busyAdvice: 'Stop it first, then run cms dev.',
     // CLI commands run meanwhile go through this server's bridge (plain http only: they would not trust the self-signed certificate).
-    if (embedded && !options.https) cleanup.push(writeServerInfo(config.dataDir, { pid: process.pid, url, token, startedAt: new Date().toISOString() }));
-
-    const say = (line: string) => io.stderr.write(`${line}\n`);
-    const pusher = schemaPusher(cms, config, io, say);
-    await pusher.push();
-    const watcher = watchFolder(config.schemasDir, () => { void pusher.push(); });
-    cleanup.push(() => watcher?.close());
-
-    if (globals.json) {
-      io.stdout.write(JSON.stringify({ data: { url, api: `${url}/api/v1`, admin: `${url}/admin/`, docs: `${url}/api/docs`, pid: process.pid } }) + '\n');
-    } else {
-      io.stdout.write([
-        `cms dev: project "${config.project}" at ${url}`,
-        `  API:           ${url}/api/v1`,
-        `  Admin:         ${url}/admin/`,
-        `  API reference: ${url}/api/docs`,
-        `  Watching ${relative(io.cwd, config.schemasDir) || config.schemasDir}/ (pushed on every change)${config.typesOut ? `; types in ${relative(io.cwd, config.typesOut)}` : ''}`,
-        '',
-      ].join('\n'));
-    }
-    if (!stopRequested) await new Promise<void>((resolve) => { wake = resolve; });
-    if (!globals.json) io.stderr.write('Shutting down: finishing requests in flight…\n');
-  } finally {
-    for (const fn of cleanup.reverse()) {
-      try { await fn(); } catch (e) { io.stderr.write(`shutdown: ${errorMessage(e)}\n`); }
-    }
-    flushLog();
-    release?.();
-    for (const s of stopSignals) process.off(s, stop);
-  }
+    bridge: !options.https,
+    async listen(cms, cliToken) {
+      const { createRequestHandler } = await import('../http/node-server.js');
+      const { handler } = createRequestHandler(cms, { cliToken });
+      const { listen } = await import('listhen');
+      const listener = await listen((req, res) => { void handler(req, res); }, {
+        port: config.port, hostname: config.host, https: options.https, open: options.open,
+        showURL: false, qr: false, autoClose: false, public: false,
+      });
+      return { url: listener.url.replace(/\/+$/, ''), close: () => listener.close() };
+    },
+    async started(cms, url, cleanup) {
+      const say = (line: string) => io.stderr.write(`${line}\n`);
+      const pusher = schemaPusher(cms, config, io, say);
+      await pusher.push();
+      const watcher = watchFolder(config.schemasDir, () => { void pusher.push(); });
+      cleanup.push(() => watcher?.close());
+      if (globals.json) {
+        io.stdout.write(JSON.stringify({ data: { url, api: `${url}/api/v1`, admin: `${url}/admin/`, docs: `${url}/api/docs`, pid: process.pid } }) + '\n');
+      } else {
+        io.stdout.write([
+          `cms dev: project "${config.project}" at ${url}`,
+          `  API:           ${url}/api/v1`,
+          `  Admin:         ${url}/admin/`,
+          `  API reference: ${url}/api/docs`,
+          `  Watching ${relative(io.cwd, config.schemasDir) || config.schemasDir}/ (pushed on every change)${config.typesOut ? `; types in ${relative(io.cwd, config.typesOut)}` : ''}`,
+          '',
+        ].join('\n'));
+      }
+    },
+  });
 }
 
 /** Watches a folder and its subfolders; a burst of changes (an editor's save) calls `fn` once. */
