@@ -74,7 +74,7 @@ function AddLocale({ project, locales, onAdded }: { project: string; locales: Lo
   const general = add.isError && !codeError && !fallbackError ? messageOf(add.error) : '';
   const submit = (e: FormEvent) => { e.preventDefault(); add.mutate(); };
   return (
-    <form className="card" onSubmit={submit} noValidate aria-labelledby={`${ids}-t`}>
+    <form className="card loc-add" onSubmit={submit} noValidate aria-labelledby={`${ids}-t`}>
       <h2 id={`${ids}-t`}>Add a locale</h2>
       <div className="row">
         <div className="field narrow">
