@@ -3,6 +3,7 @@ import { atLeast, type Me, type Role } from '../api';
 import { EmptyState, Link } from '../ui';
 import { AccountScreen } from './AccountScreen';
 import { KeysScreen } from './KeysScreen';
+import { LocalesScreen } from './LocalesScreen';
 import { MembersScreen } from './MembersScreen';
 import { MigrationsScreen } from './MigrationsScreen';
 import { SchemasScreen } from './SchemasScreen';
@@ -19,6 +20,8 @@ export const settingsAreas: Area[] = [
   { key: 'schemas', label: 'Schemas', minRole: 'developer', why: 'Page types, collections and components are managed by developers, admins and owners.', render: (p) => <SchemasScreen {...p} /> },
   { key: 'webhooks', label: 'Webhooks', minRole: 'developer', why: 'Webhooks are managed by developers, admins and owners.', render: (p) => <WebhooksScreen {...p} /> },
   { key: 'migrations', label: 'Migrations', minRole: 'developer', why: 'Migrations are run by developers, admins and owners.', render: (p) => <MigrationsScreen {...p} /> },
+  // Every member reads the locales; the screen shows its write controls to admins and owners only.
+  { key: 'locales', label: 'Locales', minRole: 'viewer', why: '', render: (p) => <LocalesScreen {...p} /> },
   { key: 'keys', label: 'API keys', minRole: 'admin', why: 'API keys are managed by admins and owners.', render: (p) => <KeysScreen {...p} /> },
   { key: 'members', label: 'Members', minRole: 'admin', why: 'Members are managed by admins and owners.', render: (p) => <MembersScreen {...p} /> },
   { key: 'account', label: 'Account', minRole: 'viewer', why: '', render: (p) => <AccountScreen {...p} /> },
