@@ -3,5 +3,5 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_k, v: unknown) => {
     if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
     return Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  });
+  }) ?? 'null'; // JSON.stringify(undefined) is undefined
 }
