@@ -78,6 +78,7 @@ describe('cms pages / cms items admin verbs', () => {
     const before = await cli('pages', 'schedule', 'home-copy', '--unpublish-at', new Date(Date.now() + 60_000).toISOString(), '--json');
     expect(before.code).toBe(1);
     expect(before.json().error).toMatchObject({ code: 'VALIDATION_FAILED', details: [expect.objectContaining({ path: 'unpublishAt' })] });
+    expect((await cli('pages', 'unschedule', 'home-copy', '--only', 'later')).code).toBe(2);
     expect((await ok('pages', 'unschedule', 'home-copy', '--only', 'unpublish')).data).toMatchObject({ publishAt: at, unpublishAt: null });
     expect((await ok('pages', 'unschedule', 'home-copy')).data).toMatchObject({ publishAt: null, unpublishAt: null });
   });

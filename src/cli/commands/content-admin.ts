@@ -109,7 +109,7 @@ function registerVerbs(cmd: Command, state: ProgramState, kind: 'page' | 'item')
   withCollection(cmd.command('unschedule').description(`cancel the ${noun}'s scheduled publishing and unpublishing (or one of them, with --only)`).argument('<idOrSlug>'))
     .option('--only <which>', 'publish or unpublish: cancel only that one')
     .action(action(state, async (g, idOrSlug: string, opts: { collection?: string; only?: string }) => {
-      const data = await run(g, (e) => e.run(ops.unschedule, { ref: refOf(idOrSlug), ...collectionOf(opts), ...(opts.only !== undefined ? { which: opts.only as 'publish' | 'unpublish' } : {}) }));
+      const data = await run(g, (e) => e.run(ops.unschedule, { ref: refOf(idOrSlug), ...collectionOf(opts), ...(opts.only !== undefined ? { which: chosen(['publish', 'unpublish'] as const, opts.only, '--only') } : {}) }));
       printResult(io, g, data, (d) => `${noun === 'page' ? 'Page' : 'Item'} ${d.slug} is ${d.publishAt || d.unpublishAt ? 'no longer scheduled to ' + (d.publishAt ? 'unpublish' : 'publish') : 'no longer scheduled'}.`);
     }));
 
