@@ -16,7 +16,7 @@ export interface Pagination { page: number; limit: number; total: number; totalP
 export interface Listed<T> { data: T[]; pagination?: Pagination }
 export interface Entry {
   id: string; name: string; slug: string; status: string; version?: number;
-  draftContent?: unknown; publishedContent?: unknown; publishAt?: string | null; updatedAt?: string;
+  draftContent?: unknown; publishedContent?: unknown; publishAt?: string | null; unpublishAt?: string | null; updatedAt?: string;
   [key: string]: unknown;
 }
 export interface TypeDef { slug: string; name: string; fields?: unknown[] }

@@ -209,6 +209,7 @@ interface WriteShapeBase {
   updatedAt: string;
   publishedAt: string | null;
   publishAt: string | null;
+  unpublishAt: string | null;
   draftLocales?: Record<string, Record<string, unknown>>;
   publishedLocales?: Record<string, Record<string, unknown>> | null;
 }

@@ -153,7 +153,7 @@ describe('the entry editor', () => {
     await context.close();
   });
 
-  it('clones, autosaves while typing, schedules in the local time zone and cancels it', async () => {
+  it('clones, autosaves while typing, schedules publish and unpublish in the local time zone and cancels each', async () => {
     const { context, page } = await newPage(browser);
     await page.goto(`${h.http.url}/admin/p/${project}/pages/showcase/${pageId}`);
     await signIn(page, editorEmail);
@@ -166,14 +166,30 @@ describe('the entry editor', () => {
     expect(clone.slug).toBe('showcase-one-copy');
     expect(clone.draftContent.intro).toBe('Typed, then autosaved');
     expect(await page.locator('#schedule-zone').textContent()).toMatch(/In your time zone: .+UTC[+−]\d\d:\d\d/);
-    await page.getByLabel('Publish at').fill('2030-06-01T09:15');
+    await page.getByLabel('Publish at', { exact: true }).fill('2030-06-01T09:15');
     await page.getByRole('button', { name: 'Schedule publish' }).click();
     await expect.poll(() => page.locator('.editor-status').textContent()).toMatch(/^Scheduled to publish at /);
     const scheduled = await h.t.run('pages.get', { ref: { id: cloneId } });
     expect(new Date(scheduled.publishAt).getTime()).toBe(new Date('2030-06-01T09:15').getTime());
     await expect.poll(() => page.locator('.editor-head .badge').first().textContent()).toBe('scheduled');
-    await page.getByRole('button', { name: 'Cancel schedule' }).click();
-    await expect.poll(() => page.locator('.editor-status').textContent()).toBe('Schedule cancelled.');
+    await page.getByLabel('Unpublish at', { exact: true }).fill('2030-06-01T09:15');
+    await page.getByRole('button', { name: 'Schedule unpublish' }).click();
+    await expect.poll(() => page.locator('.editor-status').textContent()).toBe('Not scheduled: unpublishAt must be after publishAt.');
+    await page.getByLabel('Unpublish at', { exact: true }).fill('2030-07-01T18:30');
+    await page.getByRole('button', { name: 'Schedule unpublish' }).click();
+    await expect.poll(() => page.locator('.editor-status').textContent()).toMatch(/^Scheduled to unpublish at /);
+    const both = await h.t.run('pages.get', { ref: { id: cloneId } });
+    expect(new Date(both.unpublishAt).getTime()).toBe(new Date('2030-07-01T18:30').getTime());
+    expect(new Date(both.publishAt).getTime()).toBe(new Date('2030-06-01T09:15').getTime());
+    await expect.poll(() => page.locator('.facts time').nth(2).getAttribute('datetime')).toBe(both.unpublishAt);
+    expect(await page.locator('.facts dt').allTextContents()).toContain('Unpublishes at');
+    await page.getByRole('button', { name: 'Cancel scheduled publish' }).click();
+    await expect.poll(() => page.locator('.editor-status').textContent()).toBe('Scheduled publish cancelled.');
+    expect(await h.t.run('pages.get', { ref: { id: cloneId } })).toMatchObject({ publishAt: null, unpublishAt: both.unpublishAt });
+    await page.getByRole('button', { name: 'Cancel scheduled unpublish' }).click();
+    await expect.poll(() => page.locator('.editor-status').textContent()).toBe('Scheduled unpublish cancelled.');
+    expect(await h.t.run('pages.get', { ref: { id: cloneId } })).toMatchObject({ publishAt: null, unpublishAt: null });
+    expect(await page.getByRole('button', { name: 'Cancel scheduled unpublish' }).count()).toBe(0);
     await context.close();
   });
 
@@ -239,7 +255,7 @@ describe('the entry editor', () => {
     await signIn(page, viewerEmail);
     await expect.poll(() => page.getByLabel(/^Title \*$/).inputValue(), { timeout: 10_000 }).not.toBe('');
     expect(await page.getByLabel(/^Title \*$/).getAttribute('readonly')).toBe('');
-    for (const name of ['Save draft', 'Publish', 'Unpublish', 'Clone', 'Delete', 'Schedule publish', 'Add Rows row', 'Add to Blocks']) {
+    for (const name of ['Save draft', 'Publish', 'Unpublish', 'Clone', 'Delete', 'Schedule publish', 'Schedule unpublish', 'Add Rows row', 'Add to Blocks']) {
       expect(await page.getByRole('button', { name, exact: true }).count(), name).toBe(0);
     }
     expect(await page.getByRole('combobox', { name: 'People' }).count()).toBe(0);

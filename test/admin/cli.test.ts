@@ -63,7 +63,24 @@ describe('cms pages / cms items admin verbs', () => {
     const past = await cli('pages', 'schedule', 'home-copy', '--at', '2000-01-01T00:00:00Z', '--json');
     expect(past.code).toBe(1);
     expect(past.json().error.code).toBe('VALIDATION_FAILED');
-    expect((await ok('pages', 'publish-due')).data).toEqual({ published: [], failed: [] });
+    expect((await ok('pages', 'publish-due')).data).toEqual({ published: [], failed: [], unpublished: [] });
+  });
+
+  it('schedules an unpublish with --unpublish-at and cancels only it with --only unpublish', async () => {
+    const at = new Date(Date.now() + 3600_000).toISOString();
+    const later = new Date(Date.now() + 7200_000).toISOString();
+    const both = await cli('pages', 'schedule', 'home-copy', '--at', at, '--unpublish-at', later);
+    expect(both.code).toBe(0);
+    expect(both.stdout).toContain(`will be published at ${at}`);
+    expect(both.stdout).toContain(`will be unpublished at ${later}`);
+    const stored = (await ok('pages', 'get', 'home-copy')).data;
+    expect(stored).toMatchObject({ publishAt: at, unpublishAt: later });
+    const before = await cli('pages', 'schedule', 'home-copy', '--unpublish-at', new Date(Date.now() + 60_000).toISOString(), '--json');
+    expect(before.code).toBe(1);
+    expect(before.json().error).toMatchObject({ code: 'VALIDATION_FAILED', details: [expect.objectContaining({ path: 'unpublishAt' })] });
+    expect((await cli('pages', 'unschedule', 'home-copy', '--only', 'later')).code).toBe(2);
+    expect((await ok('pages', 'unschedule', 'home-copy', '--only', 'unpublish')).data).toMatchObject({ publishAt: at, unpublishAt: null });
+    expect((await ok('pages', 'unschedule', 'home-copy')).data).toMatchObject({ publishAt: null, unpublishAt: null });
   });
 
   it('runs bulk actions with a result per id and exit code 1 when one fails', async () => {

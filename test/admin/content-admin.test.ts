@@ -356,6 +356,67 @@ describe('admin content: pages', () => {
       expect((await call('POST', `${pagesPath}/${page.id}/schedule`, { publishAt: past })).status).toBe(400);
       expect((await call('POST', `${pagesPath}/${page.id}/schedule`, { publishAt: 'tomorrow' })).status).toBe(400);
     });
+
+    it('schedules an unpublish, alone or after a publish, without events; DELETE clears both or one', async () => {
+      const page = await newPage();
+      const inHours = (n: number) => new Date(h.clock.now().getTime() + n * 3600_000).toISOString();
+      const created = (await (await call('GET', `${pagesPath}/${page.id}`)).json()).data;
+      expect(created).toMatchObject({ publishAt: null, unpublishAt: null });
+
+      const off = await call('POST', `${pagesPath}/${page.id}/schedule`, { unpublishAt: inHours(2) });
+      expect(off.status).toBe(200);
+      expect((await off.json()).data).toMatchObject({ publishAt: null, unpublishAt: inHours(2), version: 1 });
+      // Both at once; a time left out keeps its value.
+      const both = await call('POST', `${pagesPath}/${page.id}/schedule`, { publishAt: inHours(1), unpublishAt: inHours(3) });
+      expect((await both.json()).data).toMatchObject({ publishAt: inHours(1), unpublishAt: inHours(3) });
+      const onlyPublish = await call('POST', `${pagesPath}/${page.id}/schedule`, { publishAt: inHours(2) });
+      expect((await onlyPublish.json()).data).toMatchObject({ publishAt: inHours(2), unpublishAt: inHours(3) });
+      expect((await (await call('GET', `${pagesPath}/${page.id}`)).json()).data).toMatchObject({ publishAt: inHours(2), unpublishAt: inHours(3) });
+
+      const one = await call('DELETE', `${pagesPath}/${page.id}/schedule?which=unpublish`);
+      expect(one.status).toBe(200);
+      expect((await one.json()).data).toMatchObject({ publishAt: inHours(2), unpublishAt: null });
+      await call('POST', `${pagesPath}/${page.id}/schedule`, { unpublishAt: inHours(4) });
+      const wrongWhich = await call('DELETE', `${pagesPath}/${page.id}/schedule?which=later`);
+      expect(wrongWhich.status).toBe(400);
+      expect((await wrongWhich.json()).error).toMatchObject({ code: 'VALIDATION_FAILED', details: [expect.objectContaining({ path: 'which' })] });
+      const all = await call('DELETE', `${pagesPath}/${page.id}/schedule`);
+      expect((await all.json()).data).toMatchObject({ publishAt: null, unpublishAt: null });
+      expect(events.take()).toEqual([]);
+    });
+
+    it('refuses an unpublish time in the past, not after the publish time, or no time at all, at the field', async () => {
+      const page = await newPage();
+      const inHours = (n: number) => new Date(h.clock.now().getTime() + n * 3600_000).toISOString();
+      const refused = async (body: unknown, path: string) => {
+        const res = await call('POST', `${pagesPath}/${page.id}/schedule`, body);
+        expect(res.status).toBe(400);
+        const { error } = await res.json();
+        expect(error).toMatchObject({ code: 'VALIDATION_FAILED', details: [expect.objectContaining({ path })] });
+        return error.details[0].message as string;
+      };
+      expect(await refused({ unpublishAt: inHours(-1) }, 'unpublishAt')).toMatch(/future/);
+      expect(await refused({ unpublishAt: 'soon' }, 'unpublishAt')).toMatch(/ISO 8601/);
+      expect(await refused({ publishAt: inHours(2), unpublishAt: inHours(1) }, 'unpublishAt')).toMatch(/after publishAt/);
+      expect(await refused({ publishAt: inHours(2), unpublishAt: inHours(2) }, 'unpublishAt')).toMatch(/after publishAt/);
+      await refused({}, 'publishAt');
+      // Against the publish time already stored, too.
+      await call('POST', `${pagesPath}/${page.id}/schedule`, { publishAt: inHours(5) });
+      expect(await refused({ unpublishAt: inHours(4) }, 'unpublishAt')).toMatch(/after publishAt/);
+      expect((await (await call('GET', `${pagesPath}/${page.id}`)).json()).data).toMatchObject({ publishAt: inHours(5), unpublishAt: null });
+    });
+
+    it('a manual unpublish clears the scheduled unpublish', async () => {
+      const page = await newPage();
+      expect((await call('POST', `${pagesPath}/${page.id}/publish`)).status).toBe(200);
+      const at = new Date(h.clock.now().getTime() + 3600_000).toISOString();
+      expect((await (await call('POST', `${pagesPath}/${page.id}/schedule`, { unpublishAt: at })).json()).data).toMatchObject({ status: 'published', unpublishAt: at });
+      events.take();
+      const res = await call('POST', `${pagesPath}/${page.id}/unpublish`);
+      expect(res.status).toBe(200);
+      expect((await res.json()).data).toMatchObject({ status: 'draft', unpublishAt: null });
+      expect(events.take().map((e) => [e.kind, e.data.unpublishAt])).toEqual([['page.unpublished', null]]);
+    });
   });
 });
 

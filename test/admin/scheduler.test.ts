@@ -29,7 +29,7 @@ describe('scheduled publishing', () => {
     events.take();
 
     // Nothing is due yet.
-    expect(await h.t.run('content.publishDue', {}, { kind: 'system', job: 'scheduler' })).toEqual({ published: [], failed: [] });
+    expect(await h.t.run('content.publishDue', {}, { kind: 'system', job: 'scheduler' })).toEqual({ published: [], failed: [], unpublished: [] });
     expect(events.take()).toEqual([]);
 
     h.clock.advance(5 * 60_000);
@@ -73,7 +73,48 @@ describe('scheduled publishing', () => {
     const after = (await (await call('GET', `/api/v1/admin/pages/${broken.id}`)).json()).data;
     expect(after).toMatchObject({ status: 'draft', publishAt: null });
     // A second pass has nothing left to do.
-    expect(await h.t.run('content.publishDue', {}, { kind: 'system', job: 'scheduler' })).toEqual({ published: [], failed: [] });
+    expect(await h.t.run('content.publishDue', {}, { kind: 'system', job: 'scheduler' })).toEqual({ published: [], failed: [], unpublished: [] });
+  });
+
+  it('unpublishes a published entry once its unpublishAt is due, once with two passes at a time, and emits *.unpublished', async () => {
+    const page = (await (await call('POST', '/api/v1/admin/pages', { pageTypeSlug: 'article', name: 'Ending', slug: 'ending', fields: { title: 'T' } })).json()).data;
+    await call('POST', `/api/v1/admin/pages/${page.id}/publish`);
+    const item = (await (await call('POST', '/api/v1/admin/collection-items', { collectionTypeSlug: 'authors', name: 'Bo', slug: 'bo', fields: { bio: 'B' } })).json()).data;
+    await call('POST', `/api/v1/admin/collection-items/${item.id}/publish`);
+    const draft = (await (await call('POST', '/api/v1/admin/pages', { pageTypeSlug: 'article', name: 'Never live', slug: 'never-live', fields: { title: 'T' } })).json()).data;
+    expect((await (await call('POST', `/api/v1/admin/pages/${page.id}/schedule`, { unpublishAt: inMinutes(5) })).json()).data).toMatchObject({ status: 'published', unpublishAt: inMinutes(5) });
+    await call('POST', `/api/v1/admin/collection-items/${item.id}/schedule`, { unpublishAt: inMinutes(5) });
+    await call('POST', `/api/v1/admin/pages/${draft.id}/schedule`, { unpublishAt: inMinutes(5) });
+    events.take();
+    expect(await h.t.run('content.publishDue', {}, { kind: 'system', job: 'scheduler' })).toEqual({ published: [], failed: [], unpublished: [] });
+
+    h.clock.advance(5 * 60_000);
+    // Two passes at the same moment (two servers on one database): each entry is unpublished once.
+    const results = await Promise.all([1, 2].map(() => h.t.run('content.publishDue', {}, { kind: 'system', job: 'scheduler' })));
+    const unpublished = results.flatMap((r) => r.unpublished as Array<{ kind: string; id: string }>).map((e) => e.id).sort();
+    expect(unpublished).toEqual([page.id, item.id].sort());
+    const got = events.take();
+    expect(got.map((e) => e.kind).sort()).toEqual(['collection_item.unpublished', 'page.unpublished']);
+    expect(got.find((e) => e.kind === 'page.unpublished')!.data).toMatchObject({ id: page.id, status: 'draft', unpublishAt: null, publishedContent: null });
+
+    const reread = (await (await call('GET', `/api/v1/admin/pages/${page.id}`)).json()).data;
+    expect(reread).toMatchObject({ status: 'draft', unpublishAt: null, publishedAt: null });
+    // A draft's due unpublish is cleared, with no event.
+    expect((await (await call('GET', `/api/v1/admin/pages/${draft.id}`)).json()).data).toMatchObject({ status: 'draft', unpublishAt: null });
+    expect(await h.t.run('content.publishDue', {}, { kind: 'system', job: 'scheduler' })).toEqual({ published: [], failed: [], unpublished: [] });
+    expect(events.take()).toEqual([]);
+  });
+
+  it('publishes and later unpublishes an entry scheduled for both', async () => {
+    const page = (await (await call('POST', '/api/v1/admin/pages', { pageTypeSlug: 'article', name: 'Window', slug: 'window', fields: { title: 'T' } })).json()).data;
+    await call('POST', `/api/v1/admin/pages/${page.id}/schedule`, { publishAt: inMinutes(1), unpublishAt: inMinutes(10) });
+    events.take();
+    h.clock.advance(60_000);
+    expect((await h.t.run('content.publishDue', {}, { kind: 'system', job: 'scheduler' })).published.map((e: { id: string }) => e.id)).toEqual([page.id]);
+    expect((await (await call('GET', `/api/v1/admin/pages/${page.id}`)).json()).data).toMatchObject({ status: 'published', publishAt: null, unpublishAt: inMinutes(9) });
+    h.clock.advance(9 * 60_000);
+    expect((await h.t.run('content.publishDue', {}, { kind: 'system', job: 'scheduler' })).unpublished).toEqual([{ kind: 'page', id: page.id, slug: 'window' }]);
+    expect(events.take().map((e) => e.kind)).toEqual(['page.published', 'page.unpublished']);
   });
 
   it('is for the server and the terminal, not for members', async () => {

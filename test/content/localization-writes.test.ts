@@ -294,7 +294,7 @@ describe(`writes in a one-locale project are as before (${testDriver})`, () => {
       projectId: h.projectId, url: 'http://127.0.0.1:9/hook', events: ['page.created'], secret: 'whsec_test',
     }).returning();
     const page = await h.createPage({ name: 'One', slug: 'one', locale: 'en', fields: { title: 'T' } });
-    expect(Object.keys(page).sort()).toEqual([...pageWriteKeys, 'pageTypeSlug', 'publishAt'].sort());
+    expect(Object.keys(page).sort()).toEqual([...pageWriteKeys, 'pageTypeSlug', 'publishAt', 'unpublishAt'].sort());
     expect(h.events[0]).toEqual({ projectId: h.projectId, kind: 'page.created', data: page });
     const [delivery] = await h.t.cms.db.select({ payload: webhookDeliveries.payload }).from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, hook!.id));
     expect(Object.keys(JSON.parse(delivery!.payload))).toEqual(['event', 'timestamp', 'data']);

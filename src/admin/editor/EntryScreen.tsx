@@ -226,6 +226,12 @@ function Editor({ project, section, kind, typeSlug, entry, fields, components, w
       setStatus({ text: 'Not saved: someone else saved this entry meanwhile.', tone: 'error' });
       return;
     }
+    if (err instanceof ApiError && err.code === 'VALIDATION_FAILED' && Array.isArray(err.details)
+      && err.details.length > 0 && err.details.every((i) => isRecord(i) && (i.path === 'publishAt' || i.path === 'unpublishAt'))) {
+      // A refused schedule: the times are not form fields, so the status says what is wrong.
+      setStatus({ text: `Not scheduled: ${err.message}.`, tone: 'error' });
+      return;
+    }
     if (err instanceof ApiError && err.code === 'VALIDATION_FAILED') {
       const list = issuesOf(kind, err);
       focusFirst.current = focus;
@@ -318,7 +324,14 @@ function Editor({ project, section, kind, typeSlug, entry, fields, components, w
     if (dirty && !(await save())) return;
     await action('schedule', () => apiData<Entry>(`${entryPath}/schedule`, { method: 'POST', body: { publishAt: at }, project }), `Scheduled to publish at ${new Date(at).toLocaleString()}.`);
   };
-  const unschedule = () => action('unschedule', () => apiData<Entry>(`${entryPath}/schedule`, { method: 'DELETE', body: {}, project }), 'Schedule cancelled.');
+  const unschedule = () => action('unschedule', () => apiData<Entry>(`${entryPath}/schedule?which=publish`, { method: 'DELETE', body: {}, project }), 'Scheduled publish cancelled.');
+  const [unpublishAt, setUnpublishAt] = useState(toLocalInput(entry?.unpublishAt ?? null));
+  const scheduleUnpublish = async () => {
+    const at = fromLocalInput(unpublishAt);
+    if (!at) { setStatus({ text: 'Choose a date and time to unpublish at.', tone: 'error' }); return; }
+    await action('schedule', () => apiData<Entry>(`${entryPath}/schedule`, { method: 'POST', body: { unpublishAt: at }, project }), `Scheduled to unpublish at ${new Date(at).toLocaleString()}.`);
+  };
+  const cancelUnpublish = () => action('unschedule', () => apiData<Entry>(`${entryPath}/schedule?which=unpublish`, { method: 'DELETE', body: {}, project }), 'Scheduled unpublish cancelled.');
   const clone = async () => {
     setBusy('clone');
     try {
@@ -456,6 +469,7 @@ function Editor({ project, section, kind, typeSlug, entry, fields, components, w
                 {current?.version !== undefined && <div><dt>Version</dt><dd>{current.version}</dd></div>}
                 {current?.updatedAt && <div><dt>Updated</dt><dd><time dateTime={current.updatedAt}>{new Date(current.updatedAt).toLocaleString()}</time></dd></div>}
                 {current?.publishAt && <div><dt>Publishes at</dt><dd><time dateTime={current.publishAt}>{new Date(current.publishAt).toLocaleString()}</time></dd></div>}
+                {current?.unpublishAt && <div><dt>Unpublishes at</dt><dd><time dateTime={current.unpublishAt}>{new Date(current.unpublishAt).toLocaleString()}</time></dd></div>}
               </dl>
             </section>
             {current && kind !== 'post' && writable && (
@@ -463,10 +477,16 @@ function Editor({ project, section, kind, typeSlug, entry, fields, components, w
                 <h2 id="schedule-title">Schedule</h2>
                 <label htmlFor="schedule-at">Publish at</label>
                 <input id="schedule-at" type="datetime-local" value={scheduleAt} onChange={(e) => setScheduleAt(e.target.value)} aria-describedby="schedule-zone" />
-                <p className="muted small" id="schedule-zone">In your time zone: {zoneLabel()}. The server publishes within a minute of it.</p>
+                <p className="muted small" id="schedule-zone">In your time zone: {zoneLabel()}. The server publishes and unpublishes within a minute of the time.</p>
                 <div className="btnrow">
                   <button type="button" onClick={() => void schedule()} disabled={busy !== null}>Schedule publish</button>
-                  {current.publishAt && <button type="button" onClick={() => void unschedule()} disabled={busy !== null}>Cancel schedule</button>}
+                  {current.publishAt && <button type="button" onClick={() => void unschedule()} disabled={busy !== null}>Cancel scheduled publish</button>}
+                </div>
+                <label htmlFor="unpublish-at">Unpublish at</label>
+                <input id="unpublish-at" type="datetime-local" value={unpublishAt} onChange={(e) => setUnpublishAt(e.target.value)} aria-describedby="schedule-zone" />
+                <div className="btnrow">
+                  <button type="button" onClick={() => void scheduleUnpublish()} disabled={busy !== null}>Schedule unpublish</button>
+                  {current.unpublishAt && <button type="button" onClick={() => void cancelUnpublish()} disabled={busy !== null}>Cancel scheduled unpublish</button>}
                 </div>
               </section>
             )}

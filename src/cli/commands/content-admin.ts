@@ -28,12 +28,13 @@ export function registerContentAdmin(pages: Command, items: Command, state: Prog
   registerVerbs(items, state, 'item');
 
   pages.command('publish-due')
-    .description('publish the scheduled pages and items that are due (what `cms serve` does every minute; for cron without a server)')
+    .description('publish (and unpublish) the scheduled pages and items that are due (what `cms serve` does every minute; for cron without a server)')
     .action(action(state, async (g) => {
       const { withEngine } = await import('../engine.js');
       const data = await withEngine(g, state.io, (e) => e.run('content.publishDue', {}));
       printResult(state.io, g, data, (d) => [
         `Published ${d.published.length} due entr${d.published.length === 1 ? 'y' : 'ies'}.`,
+        ...(d.unpublished.length ? [`Unpublished ${d.unpublished.length} due entr${d.unpublished.length === 1 ? 'y' : 'ies'}.`] : []),
         ...d.failed.map((f) => `Could not publish ${f.kind} ${f.slug} (${f.error.code}: ${f.error.message}); it was unscheduled.`),
       ].join('\n'));
       if (data.failed.length) state.exitCode = 1;
@@ -91,17 +92,25 @@ function registerVerbs(cmd: Command, state: ProgramState, kind: 'page' | 'item')
       printResult(io, g, data, (d) => `Resolved ${noun} ${d.slug}; it is now version ${d.version}.`);
     }));
 
-  withCollection(cmd.command('schedule').description(`publish the ${noun} at a later time (the server's scheduler, or \`cms pages publish-due\`, does it)`).argument('<idOrSlug>'))
-    .requiredOption('--at <datetime>', 'when, as ISO 8601 (e.g. 2026-03-01T09:00:00Z)')
-    .action(action(state, async (g, idOrSlug: string, opts: { collection?: string; at: string }) => {
-      const data = await run(g, (e) => e.run(ops.schedule, { ref: refOf(idOrSlug), ...collectionOf(opts), publishAt: opts.at }));
-      printResult(io, g, data, (d) => `${noun === 'page' ? 'Page' : 'Item'} ${d.slug} will be published at ${d.publishAt}.`);
+  withCollection(cmd.command('schedule').description(`publish and/or unpublish the ${noun} at a later time (the server's scheduler, or \`cms pages publish-due\`, does it)`).argument('<idOrSlug>'))
+    .option('--at <datetime>', 'when to publish, as ISO 8601 (e.g. 2026-03-01T09:00:00Z)')
+    .option('--unpublish-at <datetime>', 'when to unpublish, as ISO 8601 (after --at when both are set)')
+    .action(action(state, async (g, idOrSlug: string, opts: { collection?: string; at?: string; unpublishAt?: string }) => {
+      const data = await run(g, (e) => e.run(ops.schedule, {
+        ref: refOf(idOrSlug), ...collectionOf(opts),
+        ...(opts.at !== undefined ? { publishAt: opts.at } : {}), ...(opts.unpublishAt !== undefined ? { unpublishAt: opts.unpublishAt } : {}),
+      }));
+      printResult(io, g, data, (d) => [
+        ...(d.publishAt ? [`${noun === 'page' ? 'Page' : 'Item'} ${d.slug} will be published at ${d.publishAt}.`] : []),
+        ...(d.unpublishAt ? [`${noun === 'page' ? 'Page' : 'Item'} ${d.slug} will be unpublished at ${d.unpublishAt}.`] : []),
+      ].join('\n'));
     }));
 
-  withCollection(cmd.command('unschedule').description(`cancel the ${noun}'s scheduled publishing`).argument('<idOrSlug>'))
-    .action(action(state, async (g, idOrSlug: string, opts: { collection?: string }) => {
-      const data = await run(g, (e) => e.run(ops.unschedule, { ref: refOf(idOrSlug), ...collectionOf(opts) }));
-      printResult(io, g, data, (d) => `${noun === 'page' ? 'Page' : 'Item'} ${d.slug} is no longer scheduled.`);
+  withCollection(cmd.command('unschedule').description(`cancel the ${noun}'s scheduled publishing and unpublishing (or one of them, with --only)`).argument('<idOrSlug>'))
+    .option('--only <which>', 'publish or unpublish: cancel only that one')
+    .action(action(state, async (g, idOrSlug: string, opts: { collection?: string; only?: string }) => {
+      const data = await run(g, (e) => e.run(ops.unschedule, { ref: refOf(idOrSlug), ...collectionOf(opts), ...(opts.only !== undefined ? { which: chosen(['publish', 'unpublish'] as const, opts.only, '--only') } : {}) }));
+      printResult(io, g, data, (d) => `${noun === 'page' ? 'Page' : 'Item'} ${d.slug} is ${d.publishAt || d.unpublishAt ? 'no longer scheduled to ' + (d.publishAt ? 'unpublish' : 'publish') : 'no longer scheduled'}.`);
     }));
 
   for (const verb of ['delete', 'publish', 'unpublish'] as const satisfies readonly BulkAction[]) {

@@ -177,6 +177,7 @@ export async function createEntry<K extends EntryKind>(ctx: Ctx, kind: K, input:
     version: 1,
     publishedAt: null,
     publishAt: null,
+    unpublishAt: null,
     createdBy: by,
     updatedBy: by,
     createdAt: now,
@@ -321,6 +322,8 @@ export async function unpublishEntry<K extends EntryKind>(ctx: Ctx, kind: K, ref
   const now = ctx.clock.now();
   const updated = (await store.update(ctx.db, row.id, {
     status: 'draft', publishedContent: null, publishedSeo: null, publishedLocales: null, publishedSeoLocales: null, publishedAt: null,
+    // A manual (or scheduled) unpublish ends a scheduled one; a scheduled publish stays.
+    unpublishAt: null,
     updatedBy: actorLabel(ctx.actor),
   }))!;
   await store.snapshot(ctx.db, updated, actorLabel(ctx.actor), now, pl.defaultLocale);

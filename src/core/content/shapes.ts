@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { collectionItems, LocaleValues, pages } from '../../db/schema/index.js';
 import { iso } from '../../lib/iso.js';
 
-type CommonColumns = 'id' | 'name' | 'slug' | 'status' | 'draftContent' | 'publishedContent' | 'version' | 'createdAt' | 'updatedAt' | 'publishedAt' | 'publishAt'
+type CommonColumns = 'id' | 'name' | 'slug' | 'status' | 'draftContent' | 'publishedContent' | 'version' | 'createdAt' | 'updatedAt' | 'publishedAt' | 'publishAt' | 'unpublishAt'
   | 'draftLocales' | 'publishedLocales';
 type PageRow = Pick<typeof pages.$inferSelect, CommonColumns | 'pageTypeId' | 'seo' | 'seoLocales' | 'publishedSeoLocales'>;
 type ItemRow = Pick<typeof collectionItems.$inferSelect, CommonColumns | 'collectionTypeId' | 'sortOrder'>;
@@ -26,6 +26,8 @@ export interface PageWriteShape {
   updatedAt: string;
   publishedAt: string | null;
   publishAt: string | null;
+  /** When the scheduler unpublishes it (null: not scheduled). */
+  unpublishAt: string | null;
   /** Multi-locale projects only: the other locales' values of localized fields and SEO, by code. */
   draftLocales?: LocaleValues;
   publishedLocales?: LocaleValues | null;
@@ -48,6 +50,8 @@ export interface ItemWriteShape {
   updatedAt: string;
   publishedAt: string | null;
   publishAt: string | null;
+  /** When the scheduler unpublishes it (null: not scheduled). */
+  unpublishAt: string | null;
   /** Multi-locale projects only: the other locales' values of localized fields, by code. */
   draftLocales?: LocaleValues;
   publishedLocales?: LocaleValues | null;
@@ -72,6 +76,7 @@ export const toPageWriteShape = (row: PageRow, typeSlug: string, withLocales = f
   updatedAt: row.updatedAt.toISOString(),
   publishedAt: iso(row.publishedAt),
   publishAt: iso(row.publishAt),
+  unpublishAt: iso(row.unpublishAt),
   ...(withLocales ? {
     draftLocales: row.draftLocales, publishedLocales: row.publishedLocales ?? null,
     seoLocales: row.seoLocales, publishedSeoLocales: row.publishedSeoLocales ?? null,
@@ -93,6 +98,7 @@ export const toItemWriteShape = (row: ItemRow, typeSlug: string, withLocales = f
   updatedAt: row.updatedAt.toISOString(),
   publishedAt: iso(row.publishedAt),
   publishAt: iso(row.publishAt),
+  unpublishAt: iso(row.unpublishAt),
   ...(withLocales ? { draftLocales: row.draftLocales, publishedLocales: row.publishedLocales ?? null } : {}),
 });
 

@@ -41,6 +41,7 @@ export interface EntryRow {
   version: number;
   publishedAt: Date | null;
   publishAt: Date | null;
+  unpublishAt: Date | null;
   createdBy: string | null;
   updatedBy: string | null;
   createdAt: Date;

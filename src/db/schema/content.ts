@@ -56,6 +56,8 @@ export const pages = pgTable('pages', {
   version: integer('version').notNull().default(1),
   publishedAt: ts('published_at'),
   publishAt: ts('publish_at'),
+  /** When the scheduler unpublishes the entry (null: not scheduled). */
+  unpublishAt: ts('unpublish_at'),
   createdBy: text('created_by'),
   updatedBy: text('updated_by'),
   createdAt: createdAt(),
@@ -81,6 +83,7 @@ export const pages = pgTable('pages', {
   index('pages_type_name_idx').on(t.projectId, t.pageTypeId, t.name, t.id).where(publishedPage(t)),
   index('pages_type_slug_idx').on(t.projectId, t.pageTypeId, t.slug, t.id).where(publishedPage(t)),
   index('pages_scheduled_idx').on(t.publishAt).where(sql`${t.publishAt} is not null and ${t.deletedAt} is null`),
+  index('pages_unpublish_scheduled_idx').on(t.unpublishAt).where(sql`${t.unpublishAt} is not null and ${t.deletedAt} is null`),
 ]);
 
 export const pageSlugHistory = pgTable('page_slug_history', {
@@ -117,6 +120,8 @@ export const collectionItems = pgTable('collection_items', {
   version: integer('version').notNull().default(1),
   publishedAt: ts('published_at'),
   publishAt: ts('publish_at'),
+  /** When the scheduler unpublishes the entry (null: not scheduled). */
+  unpublishAt: ts('unpublish_at'),
   createdBy: text('created_by'),
   updatedBy: text('updated_by'),
   createdAt: createdAt(),
@@ -134,6 +139,7 @@ export const collectionItems = pgTable('collection_items', {
   index('items_sort_order_idx').on(t.collectionTypeId, t.sortOrder).where(sql`${t.deletedAt} is null`),
   index('items_published_content_gin').using('gin', t.publishedContent.op('jsonb_path_ops')),
   index('items_scheduled_idx').on(t.publishAt).where(sql`${t.publishAt} is not null and ${t.deletedAt} is null`),
+  index('items_unpublish_scheduled_idx').on(t.unpublishAt).where(sql`${t.unpublishAt} is not null and ${t.deletedAt} is null`),
 ]);
 
 export const itemSlugHistory = pgTable('item_slug_history', {

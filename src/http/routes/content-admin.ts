@@ -84,7 +84,7 @@ function entryRoutes(kind: EntryKind, op: typeof pageOperations | typeof itemOpe
     opRoute('POST', `${base}/:id/resolve-conflict`, 'session', op.resolveConflict, async (rc) => ({ ...(await bodyObjectOrEmpty(rc)), ...ref(rc) })),
     opRoute('POST', `${base}/:id/clone`, 'session', op.clone, async (rc) => ({ ...(await bodyObjectOrEmpty(rc)), ...ref(rc) }), { status: 201 }),
     opRoute('POST', `${base}/:id/schedule`, 'session', op.schedule, async (rc) => ({ ...(await bodyObjectOrEmpty(rc)), ...ref(rc) })),
-    opRoute('DELETE', `${base}/:id/schedule`, 'session', op.unschedule, ref),
+    opRoute('DELETE', `${base}/:id/schedule`, 'session', op.unschedule, (rc) => ({ ...ref(rc), ...(rc.query.has('which') ? { which: rc.query.get('which') } : {}) })),
     opRoute('POST', `${base}/:id/autosave`, 'session', op.autosave, async (rc) => ({ ...(await withVersion(rc)), ...ref(rc) })),
   ];
 }

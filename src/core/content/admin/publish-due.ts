@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { collectionItems, pages } from '../../../db/schema/index.js';
 import { isCmsError } from '../../errors.js';
 import { defineOperation } from '../../operation.js';
-import { publishEntry } from '../entries.js';
+import { publishEntry, unpublishEntry } from '../entries.js';
 import { storeOf, type EntryKind } from '../store.js';
 
 /** How many due entries one pass publishes; the rest wait for the next minute. */
@@ -13,7 +13,9 @@ export interface DueEntry { kind: EntryKind; id: string; slug: string }
 
 /**
  * Publishes what is scheduled and due in the project (the scheduler runs it every minute);
- * emits *.published for each. An entry that cannot be published (required fields missing) is
+ * emits *.published for each. Then unpublishes the published entries whose unpublishAt is due
+ * (emits *.unpublished, as a manual unpublish does) and clears their unpublishAt; a due
+ * unpublishAt of an entry that is not published is just cleared. An entry that cannot be published (required fields missing) is
  * unscheduled and reported, so it does not fail again every minute.
  */
 export const publishDue = defineOperation({
@@ -51,6 +53,27 @@ export const publishDue = defineOperation({
         failed.push({ ...entry, error: { code: e.code, message: e.message } });
       }
     }
-    return { published, failed };
+    // Unpublishing comes second, so an entry whose both times passed (a server that was down)
+    // ends unpublished. Rows this transaction already locked above are not skipped by it.
+    const duePagesOff = await ctx.db.select({ id: pages.id, slug: pages.slug, status: pages.status }).from(pages)
+      .where(and(eq(pages.projectId, ctx.project.id), isNull(pages.deletedAt), isNotNull(pages.unpublishAt), lte(pages.unpublishAt, now)))
+      .orderBy(asc(pages.unpublishAt)).limit(batchSize).for('update', { skipLocked: true });
+    const dueItemsOff = await ctx.db.select({ id: collectionItems.id, slug: collectionItems.slug, status: collectionItems.status }).from(collectionItems)
+      .where(and(eq(collectionItems.projectId, ctx.project.id), isNull(collectionItems.deletedAt), isNotNull(collectionItems.unpublishAt), lte(collectionItems.unpublishAt, now)))
+      .orderBy(asc(collectionItems.unpublishAt)).limit(batchSize).for('update', { skipLocked: true });
+    const unpublished: DueEntry[] = [];
+    for (const { status, ...entry } of [
+      ...duePagesOff.map((r) => ({ kind: 'page' as const, ...r })),
+      ...dueItemsOff.map((r) => ({ kind: 'item' as const, ...r })),
+    ]) {
+      // Published now (this pass may just have published it): unpublish, which clears unpublishAt.
+      if (status === 'published' || published.some((p) => p.kind === entry.kind && p.id === entry.id)) {
+        await unpublishEntry(ctx, entry.kind, { id: entry.id });
+        unpublished.push(entry);
+      } else {
+        await storeOf(entry.kind).update(ctx.db, entry.id, { unpublishAt: null });
+      }
+    }
+    return { published, failed, unpublished };
   },
 });

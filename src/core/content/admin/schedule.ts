@@ -7,31 +7,67 @@ import { findEntry, toWriteShape } from '../entries.js';
 import type { EntryKind, WriteShapeOf } from '../store.js';
 import { collectionInput, editorAccess, refSchema, type Ref } from './shared.js';
 
-const publishAtInput = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date and time, like 2026-03-01T09:00:00Z' });
+const atInput = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date and time, like 2026-03-01T09:00:00Z' });
 
-/** Sets `publishAt`; the scheduler publishes it when due. Emits nothing (the contract). */
-async function scheduleEntry<K extends EntryKind>(ctx: Ctx, kind: K, input: { ref: Ref; collection?: string | undefined; publishAt: string }): Promise<WriteShapeOf<K>> {
-  const { row, type, store } = await findEntry(ctx, kind, input.ref, input.collection, true);
-  const publishAt = new Date(input.publishAt);
-  if (publishAt.getTime() <= ctx.clock.now().getTime()) {
-    throw new CmsError('VALIDATION_FAILED', 'publishAt must be in the future; to publish now, use publish', [
-      { path: 'publishAt', message: 'must be in the future' },
-    ]);
+const scheduleInput = z.strictObject({ ref: refSchema, collection: collectionInput, publishAt: atInput.optional(), unpublishAt: atInput.optional() });
+type ScheduleInput = { ref: Ref; collection?: string | undefined; publishAt?: string | undefined; unpublishAt?: string | undefined };
+
+/** Which schedule DELETE clears: both (the default), or one of them. */
+const unscheduleInput = z.strictObject({ ref: refSchema, collection: collectionInput, which: z.enum(['publish', 'unpublish']).optional() });
+type UnscheduleInput = { ref: Ref; collection?: string | undefined; which?: 'publish' | 'unpublish' | undefined };
+
+const invalid = (path: string, message: string, summary: string) => new CmsError('VALIDATION_FAILED', summary, [{ path, message }]);
+
+/**
+ * Sets `publishAt` and/or `unpublishAt` (at least one; a time left out keeps its current value);
+ * the scheduler publishes or unpublishes the entry when due. Emits nothing (the contract).
+ */
+async function scheduleEntry<K extends EntryKind>(ctx: Ctx, kind: K, input: ScheduleInput): Promise<WriteShapeOf<K>> {
+  if (input.publishAt === undefined && input.unpublishAt === undefined) {
+    throw invalid('publishAt', 'give publishAt, unpublishAt or both', 'Give publishAt, unpublishAt or both');
   }
-  const updated = await store.update(ctx.db, row.id, { publishAt, updatedBy: actorLabel(ctx.actor) });
+  const { row, type, store } = await findEntry(ctx, kind, input.ref, input.collection, true);
+  const now = ctx.clock.now().getTime();
+  const publishAt = input.publishAt === undefined ? undefined : new Date(input.publishAt);
+  const unpublishAt = input.unpublishAt === undefined ? undefined : new Date(input.unpublishAt);
+  if (publishAt && publishAt.getTime() <= now) {
+    throw invalid('publishAt', 'must be in the future', 'publishAt must be in the future; to publish now, use publish');
+  }
+  if (unpublishAt && unpublishAt.getTime() <= now) {
+    throw invalid('unpublishAt', 'must be in the future', 'unpublishAt must be in the future; to unpublish now, use unpublish');
+  }
+  // The unpublish time must follow the publish time that will hold (given now, or already set).
+  const effectivePublishAt = publishAt ?? row.publishAt;
+  const effectiveUnpublishAt = unpublishAt ?? row.unpublishAt;
+  if (effectivePublishAt && effectiveUnpublishAt && effectiveUnpublishAt.getTime() <= effectivePublishAt.getTime()) {
+    throw invalid('unpublishAt', 'must be after publishAt', 'unpublishAt must be after publishAt');
+  }
+  const updated = await store.update(ctx.db, row.id, {
+    ...(publishAt ? { publishAt } : {}),
+    ...(unpublishAt ? { unpublishAt } : {}),
+    updatedBy: actorLabel(ctx.actor),
+  });
   return toWriteShape(kind, updated!, type.slug, ctx.project.locales);
 }
 
-async function unscheduleEntry<K extends EntryKind>(ctx: Ctx, kind: K, input: { ref: Ref; collection?: string | undefined }): Promise<WriteShapeOf<K>> {
+async function unscheduleEntry<K extends EntryKind>(ctx: Ctx, kind: K, input: UnscheduleInput): Promise<WriteShapeOf<K>> {
   const { row, type, store } = await findEntry(ctx, kind, input.ref, input.collection, true);
+  const clearPublish = input.which !== 'unpublish' && row.publishAt !== null;
+  const clearUnpublish = input.which !== 'publish' && row.unpublishAt !== null;
   // Unscheduling what is not scheduled changes nothing and is not an error.
-  const updated = row.publishAt ? await store.update(ctx.db, row.id, { publishAt: null, updatedBy: actorLabel(ctx.actor) }) : row;
+  const updated = clearPublish || clearUnpublish
+    ? await store.update(ctx.db, row.id, {
+      ...(clearPublish ? { publishAt: null } : {}),
+      ...(clearUnpublish ? { unpublishAt: null } : {}),
+      updatedBy: actorLabel(ctx.actor),
+    })
+    : row;
   return toWriteShape(kind, updated!, type.slug, ctx.project.locales);
 }
 
 export const schedulePage = defineOperation({
   name: 'pages.schedule',
-  input: z.strictObject({ ref: refSchema, collection: collectionInput, publishAt: publishAtInput }),
+  input: scheduleInput,
   access: editorAccess,
   write: true,
   run: (ctx, input) => scheduleEntry(ctx, 'page', input),
@@ -39,7 +75,7 @@ export const schedulePage = defineOperation({
 
 export const scheduleItem = defineOperation({
   name: 'items.schedule',
-  input: z.strictObject({ ref: refSchema, collection: collectionInput, publishAt: publishAtInput }),
+  input: scheduleInput,
   access: editorAccess,
   write: true,
   run: (ctx, input) => scheduleEntry(ctx, 'item', input),
@@ -47,7 +83,7 @@ export const scheduleItem = defineOperation({
 
 export const unschedulePage = defineOperation({
   name: 'pages.unschedule',
-  input: z.strictObject({ ref: refSchema, collection: collectionInput }),
+  input: unscheduleInput,
   access: editorAccess,
   write: true,
   run: (ctx, input) => unscheduleEntry(ctx, 'page', input),
@@ -55,7 +91,7 @@ export const unschedulePage = defineOperation({
 
 export const unscheduleItem = defineOperation({
   name: 'items.unschedule',
-  input: z.strictObject({ ref: refSchema, collection: collectionInput }),
+  input: unscheduleInput,
   access: editorAccess,
   write: true,
   run: (ctx, input) => unscheduleEntry(ctx, 'item', input),
