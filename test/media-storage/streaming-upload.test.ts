@@ -10,7 +10,7 @@ import { bucket, startS3, type TestS3 } from './support.js';
 
 const MB = 1024 * 1024;
 const maxUploadBytes = 100 * MB;
-const bigSize = 60 * MB;
+const bigSize = 90 * MB;
 
 /**
  * The peak resident memory (VmHWM, in bytes) of a process, read from /proc. Chosen over sampling
@@ -62,9 +62,14 @@ function sendUpload(url: string, key: string, size: number, opts: { abortAfter?:
     (async () => {
       const write = (chunk: Buffer | string) => new Promise<void>((done) => {
         if (req.destroyed) return done();
-        if (req.write(chunk)) done();
-        else req.once('drain', done);
-        req.once('close', done);
+        if (req.write(chunk)) return done();
+        const finish = () => {
+          req.off('drain', finish);
+          req.off('close', finish);
+          done();
+        };
+        req.on('drain', finish);
+        req.on('close', finish);
       });
       await write(`--${boundary}\r\nContent-Disposition: form-data; name="altText"\r\n\r\nbig file\r\n`);
       await write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
@@ -156,17 +161,22 @@ describe.each(['local', 's3'] as const)(`streaming uploads, %s store (${testDriv
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('stores a 60 MB upload with the server\'s peak memory growing far less than the file, byte for byte', async () => {
+  it('stores a 90 MB upload with the server\'s peak memory growing far less than the file, byte for byte', async () => {
     const before = peakRss(server.pid);
     const sent = await sendUpload(server.url, key, bigSize);
     if (sent === 'aborted') throw new Error('aborted');
     expect(sent.status, JSON.stringify(sent.body)).toBe(201);
     const growth = peakRss(server.pid) - before;
     // Holding the body whole (the way uploads were read before) needs at least the file's size,
-    // twice over for the form's copy; streaming needs the parser's and the store's buffers only
-    // (5 MB parts, two in flight, for a bucket).
-    expect(growth, `peak RSS grew by ${(growth / MB).toFixed(1)} MB`).toBeLessThan(bigSize / 2);
-    expect(sent.body.data).toMatchObject({ size: bigSize, mimeType: 'application/octet-stream', originalFilename: 'big.bin', altText: 'big file', sha256: sent.sha256 });
+    // twice over for the form's copy (180 MB here). Streaming needs the parser's and the store's
+    // buffers only (5 MB parts, two in flight, for a bucket), plus chunks already passed on that
+    // the garbage collector has not freed yet: V8 frees Buffers lazily, so the peak grows by tens
+    // of MB whatever the file's size (measured: about 35 MB on the disk, 45 MB with a bucket, for
+    // files of 60 MB and of 90 MB alike). The bound is two thirds of the file.
+    expect(growth, `peak RSS grew by ${(growth / MB).toFixed(1)} MB`).toBeLessThan(60 * MB);
+    expect(sent.body.data).toMatchObject({ size: bigSize, mimeType: 'application/octet-stream', originalFilename: 'big.bin', altText: 'big file' });
+    // Stored under the SHA-256 of the bytes sent.
+    expect(sent.body.data.url).toContain(`/${sent.sha256}.bin`);
     const back = await download(sent.body.data.url);
     expect(back).toEqual({ status: 200, sha256: sent.sha256, size: bigSize });
     expect(tempFiles()).toEqual([]);
