@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CmsError } from '../core/errors.js';
 import { StagedUpload, stagedHeadBytes } from '../core/media/staged.js';
@@ -31,6 +31,24 @@ class TextCheck {
   }
 }
 
+// Temporary files older than this were left by a process that died mid-upload: no upload runs that long.
+const staleAfterMs = 24 * 60 * 60 * 1000;
+const swept = new Set<string>();
+
+/** Once per folder and process: removes temporary upload files a crashed process left behind. */
+async function sweepStale(dir: string): Promise<void> {
+  if (swept.has(dir)) return;
+  swept.add(dir);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const now = Date.now();
+  for (const name of names) {
+    if (!name.endsWith('.upload')) continue;
+    const path = join(dir, name);
+    const info = await stat(path).catch(() => null);
+    if (info?.isFile() && now - info.mtimeMs > staleAfterMs) await rm(path, { force: true }).catch(() => {});
+  }
+}
+
 /**
  * Spools a stream of bytes to a temporary file in `dir` while taking its SHA-256, size, first
  * bytes and whether it is text. Past `maxBytes` it stops at once with 413 PAYLOAD_TOO_LARGE; on
@@ -39,6 +57,8 @@ class TextCheck {
  */
 export async function stageStream(source: AsyncIterable<Uint8Array>, dir: string, maxBytes: number): Promise<StagedUpload> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
+  // In the background: an upload does not wait for it.
+  void sweepStale(dir).catch(() => {});
   const path = join(dir, `${Date.now()}-${randomBytes(8).toString('hex')}.upload`);
   const out = createWriteStream(path, { mode: 0o600 });
   const closed = new Promise<void>((resolve, reject) => {

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDriver } from '../helpers/db.js';
@@ -10,7 +10,15 @@ import { createMediaHarness, type MediaHarness } from './support.js';
  */
 describe(`types of streamed uploads (${testDriver})`, () => {
   let h: MediaHarness;
-  beforeAll(async () => { h = await createMediaHarness({ config: { maxUploadBytes: 1_000_000 } }); });
+  beforeAll(async () => {
+    h = await createMediaHarness({ config: { maxUploadBytes: 1_000_000 } });
+    // What a crashed process could have left: one file two days old, one from a minute ago.
+    mkdirSync(tempDir(), { recursive: true });
+    writeFileSync(join(tempDir(), 'old.upload'), 'left behind');
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 3600 * 1000);
+    utimesSync(join(tempDir(), 'old.upload'), twoDaysAgo, twoDaysAgo);
+    writeFileSync(join(tempDir(), 'recent.upload'), 'maybe still in use');
+  });
   afterAll(async () => { await h.close(); });
 
   const tempDir = () => join(h.t.config.dataDir, 'tmp', 'uploads');
@@ -36,9 +44,10 @@ describe(`types of streamed uploads (${testDriver})`, () => {
     expect((await upload(truncated, 'e.txt')).mimeType).toBe('application/octet-stream');
   });
 
-  it('reads an SVG by its start and leaves no temporary file', async () => {
+  it('reads an SVG by its start and leaves no temporary file; a day-old one left by a crash is removed', async () => {
     const svg = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="30" height="20"><!--${'x'.repeat(100_000)}--></svg>`);
     expect(await upload(svg, 'f.svg')).toMatchObject({ mimeType: 'image/svg+xml', width: 30, height: 20 });
-    expect(existsSync(tempDir()) ? readdirSync(tempDir()) : []).toEqual([]);
+    // Only the recent file of another process is still there.
+    expect(readdirSync(tempDir())).toEqual(['recent.upload']);
   });
 });
