@@ -52,9 +52,13 @@ export async function readStagedForm(body: ReadableStream<Uint8Array> | null, co
   const reader = body?.getReader();
   // Wakes the body loop from a wait for the parser to drain: after a failure it waits no more.
   let wake: (() => void) | null = null;
+  // Resolves the wait for the parser's end: after a failure the parser may never finish (a file
+  // stream stopped mid-way holds it), so the failure ends the wait too.
+  let finish: () => void = () => {};
   const fail = (e: unknown) => {
     failure ??= e;
     wake?.();
+    finish();
     // Stop reading the body; what the client still sends is not read (the answer goes out at once).
     reader?.cancel().catch(() => {});
   };
@@ -84,6 +88,7 @@ export async function readStagedForm(body: ReadableStream<Uint8Array> | null, co
   parser.on('filesLimit', () => fail(new CmsError('VALIDATION_FAILED', `A request may carry at most ${limits.maxFiles} files`, [{ path: 'files', message: `at most ${limits.maxFiles}` }])));
   parser.on('partsLimit', () => fail(malformed()));
   const finished = new Promise<void>((resolve) => {
+    finish = resolve;
     parser.on('close', resolve);
     parser.on('error', (e) => {
       fail(failure ? failure : malformed());
@@ -125,11 +130,11 @@ export async function readStagedForm(body: ReadableStream<Uint8Array> | null, co
         });
       }
     }
-    if (failure) parser.destroy();
-    else {
+    if (!failure) {
       parser.end();
       await finished;
     }
+    if (failure) parser.destroy();
     await Promise.allSettled(staging);
     // Settled twice: a file that finished after the failure is removed by its own handler.
     await Promise.allSettled(staging);
