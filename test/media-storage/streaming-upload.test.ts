@@ -171,8 +171,8 @@ describe.each(['local', 's3'] as const)(`streaming uploads, %s store (${testDriv
     // twice over for the form's copy (180 MB here). Streaming needs the parser's and the store's
     // buffers only (5 MB parts, two in flight, for a bucket), plus chunks already passed on that
     // the garbage collector has not freed yet: V8 frees Buffers lazily, so the peak grows by tens
-    // of MB whatever the file's size (measured: about 35 MB on the disk, 45 MB with a bucket, for
-    // files of 60 MB and of 90 MB alike). The bound is two thirds of the file.
+    // of MB whatever the file's size (measured with a 60 MB file: about 35 MB on the disk, 45 MB
+    // with a bucket). The bound is two thirds of the file.
     expect(growth, `peak RSS grew by ${(growth / MB).toFixed(1)} MB`).toBeLessThan(60 * MB);
     expect(sent.body.data).toMatchObject({ size: bigSize, mimeType: 'application/octet-stream', originalFilename: 'big.bin', altText: 'big file' });
     // Stored under the SHA-256 of the bytes sent.
