@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { storedFilenamePattern } from '../core/media/file.js';
+import { StagedUpload } from '../core/media/staged.js';
 import { variantPattern, type ByteRange, type ImageSize, type MediaLocation, type MediaStore, type StoredFileStat, type WriteBody } from '../core/media/storage.js';
 import { isSlug } from '../lib/slug.js';
 
@@ -60,11 +61,21 @@ export function readFileStream(path: string, range: ByteRange | undefined): Read
   });
 }
 
-/** Width and height as displayed: EXIF orientations 5–8 swap them. */
-export async function probeImage(bytes: Uint8Array): Promise<ImageSize | null> {
+/** The bytes to put: a staged upload is read from its temporary file as the store pulls. */
+export function putBody(bytes: Uint8Array | StagedUpload): WriteBody {
+  return bytes instanceof StagedUpload ? readFileStream(bytes.path, undefined) : bytes;
+}
+
+export const byteLengthOf = (bytes: Uint8Array | StagedUpload): number => (bytes instanceof StagedUpload ? bytes.size : bytes.byteLength);
+
+/**
+ * Width and height as displayed: EXIF orientations 5–8 swap them. A staged upload is read by
+ * sharp from its file (only as much of it as the header needs).
+ */
+export async function probeImage(bytes: Uint8Array | StagedUpload): Promise<ImageSize | null> {
   const { default: sharp } = await import('sharp');
   try {
-    const meta = await sharp(bytes).metadata();
+    const meta = await sharp(bytes instanceof StagedUpload ? bytes.path : bytes).metadata();
     const width = meta.autoOrient?.width ?? meta.width;
     const height = meta.autoOrient?.height ?? meta.height;
     return width && height ? { width, height } : null;
@@ -117,8 +128,8 @@ export function createDiskMediaFiles(root: string, cacheRoot?: string): MediaSto
     async put(location, bytes) {
       const path = mediaFilePath(root, location, cacheRoot);
       // Same name, same bytes: a complete file already there is the file we would write.
-      if ((await statOf(path))?.size === bytes.byteLength) return;
-      await writeAtomically(path, bytes);
+      if ((await statOf(path))?.size === byteLengthOf(bytes)) return;
+      await writeAtomically(path, putBody(bytes));
     },
     write: (location, body) => writeAtomically(mediaFilePath(root, location, cacheRoot), body),
     open: async (location, range) => readFileStream(mediaFilePath(root, location, cacheRoot), range),

@@ -9,7 +9,7 @@ import type { S3StorageConfig } from '../config.js';
 import { storedFilenamePattern } from '../core/media/file.js';
 import type { MediaLocation, MediaStore, StoredFileStat } from '../core/media/storage.js';
 import { isSlug } from '../lib/slug.js';
-import { checkLocation, nodeReadable, probeImage } from './files.js';
+import { byteLengthOf, checkLocation, nodeReadable, probeImage, putBody } from './files.js';
 
 /** Parts of a multipart upload: S3's smallest, so a large upload holds at most a few of them in memory. */
 const partSize = 5 * 1024 * 1024;
@@ -85,8 +85,8 @@ export function createS3MediaFiles(config: S3StorageConfig, client?: S3Client): 
     description: `s3://${bucket}/${prefix}`,
     async put(location, bytes) {
       // Same name, same bytes: a complete object already there is the object we would write.
-      if ((await stat(location))?.size === bytes.byteLength) return;
-      await write(location, bytes);
+      if ((await stat(location))?.size === byteLengthOf(bytes)) return;
+      await write(location, putBody(bytes));
     },
     write,
     async open(location, range) {

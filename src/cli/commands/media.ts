@@ -22,29 +22,44 @@ export function registerMedia(program: Command, state: ProgramState): void {
     .option('--alt <text>', 'alt text')
     .option('--folder <name>', 'folder to put the files in')
     .action(action(state, async (g, files: string[], opts: { alt?: string; folder?: string }) => {
+      const { createReadStream } = await import('node:fs');
       const { readFile, stat } = await import('node:fs/promises');
       const { basename, resolve } = await import('node:path');
       const { withEngine } = await import('../engine.js');
+      const { removeStaged, stageStream, uploadTempDir } = await import('../../media/staging.js');
       const data = await withEngine(g, io, async (e) => {
         const inputs = [];
-        for (const file of files) {
-          const path = resolve(io.cwd, file);
-          const info = await stat(path).catch(() => null);
-          if (!info?.isFile()) throw new UsageError(`${file} is not a file`);
-          if (info.size > e.config.maxUploadBytes) {
-            const { CmsError } = await import('../../core/errors.js');
-            throw new CmsError('PAYLOAD_TOO_LARGE', `${file} is ${info.size} bytes; uploads are limited to ${e.config.maxUploadBytes} bytes (media.maxUploadBytes in cms.config.json)`);
+        const staged: import('../../core/media/staged.js').StagedUpload[] = [];
+        try {
+          for (const file of files) {
+            const path = resolve(io.cwd, file);
+            const info = await stat(path).catch(() => null);
+            if (!info?.isFile()) throw new UsageError(`${file} is not a file`);
+            if (info.size > e.config.maxUploadBytes) {
+              const { CmsError } = await import('../../core/errors.js');
+              throw new CmsError('PAYLOAD_TOO_LARGE', `${file} is ${info.size} bytes; uploads are limited to ${e.config.maxUploadBytes} bytes (media.maxUploadBytes in cms.config.json)`);
+            }
+            let body;
+            if (e.mode === 'local') {
+              // Streamed to a temporary copy (hashed and measured on the way), never held whole.
+              body = await stageStream(createReadStream(path), uploadTempDir(e.config.dataDir), e.config.maxUploadBytes);
+              staged.push(body);
+            } else {
+              // Base64, so the input crosses to a running `cms serve` as JSON.
+              body = (await readFile(path)).toString('base64');
+            }
+            inputs.push({
+              data: body,
+              filename: basename(path),
+              ...(opts.alt ? { altText: opts.alt } : {}),
+              ...(opts.folder ? { folder: opts.folder } : {}),
+            });
           }
-          inputs.push({
-            // Base64, so the input also crosses to a running `cms serve` as JSON.
-            data: (await readFile(path)).toString('base64'),
-            filename: basename(path),
-            ...(opts.alt ? { altText: opts.alt } : {}),
-            ...(opts.folder ? { folder: opts.folder } : {}),
-          });
+          const [only] = inputs;
+          return only && inputs.length === 1 ? await e.run('media.upload', only) : await e.run('media.bulkUpload', { files: inputs });
+        } finally {
+          await removeStaged(staged);
         }
-        const [only] = inputs;
-        return only && inputs.length === 1 ? e.run('media.upload', only) : e.run('media.bulkUpload', { files: inputs });
       });
       printResult(io, g, data, (d) =>
         (Array.isArray(d) ? d : [d]).map((m) => `Uploaded ${m.originalFilename} (${m.mimeType}, ${m.size} bytes) as ${m.id}\n  ${m.url}`).join('\n'));

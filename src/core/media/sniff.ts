@@ -84,7 +84,11 @@ function isSvg(text: string): boolean {
   }
 }
 
-export function sniffMediaType(bytes: Uint8Array): SniffedType {
+/**
+ * The type of `bytes`. For a file too large to hold, `bytes` is its start and `wholeIsText` says
+ * whether all of it is text (measured while it streamed); an SVG is then recognised by its start.
+ */
+export function sniffMediaType(bytes: Uint8Array, wholeIsText?: boolean): SniffedType {
   if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return { mimeType: 'image/png', ext: 'png' };
   if (startsWith(bytes, [0xff, 0xd8, 0xff])) return { mimeType: 'image/jpeg', ext: 'jpg' };
   if (startsWith(bytes, [0x47, 0x49, 0x46, 0x38]) && (bytes[4] === 0x37 || bytes[4] === 0x39) && bytes[5] === 0x61) {
@@ -113,7 +117,7 @@ export function sniffMediaType(bytes: Uint8Array): SniffedType {
   if (ascii(bytes, 0, 4) === 'wOF2') return { mimeType: 'font/woff2', ext: 'woff2' };
   if (ascii(bytes, 0, 4) === 'wOFF') return { mimeType: 'font/woff', ext: 'woff' };
   if (isMp3(bytes)) return { mimeType: 'audio/mpeg', ext: 'mp3' };
-  const text = decodeText(bytes);
+  const text = wholeIsText === undefined ? decodeText(bytes) : wholeIsText ? new TextDecoder('utf-8').decode(bytes) : null;
   if (text !== null) {
     if (isSvg(text)) return { mimeType: 'image/svg+xml', ext: 'svg' };
     return { mimeType: 'text/plain', ext: 'txt' };

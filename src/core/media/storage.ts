@@ -1,5 +1,6 @@
 import type { Ctx } from '../context.js';
 import { CmsError } from '../errors.js';
+import type { StagedUpload } from './staged.js';
 
 /**
  * Names one stored file: the project's slug and the content-addressed name (`<sha256>.<ext>`).
@@ -46,9 +47,10 @@ export interface ByteRange {
 export interface MediaFiles {
   /**
    * Stores the bytes at the location unless a complete file is already there. Files are named by
-   * the SHA-256 of their bytes, so writing the same name twice writes the same bytes.
+   * the SHA-256 of their bytes, so writing the same name twice writes the same bytes. A staged
+   * upload is read from its temporary file as it is written (never held whole).
    */
-  put(location: MediaLocation, bytes: Uint8Array): Promise<void>;
+  put(location: MediaLocation, bytes: Uint8Array | StagedUpload): Promise<void>;
   /** The file's bytes (only `range` of them when given) as a stream; for a missing file, the stream fails. */
   open(location: MediaLocation, range?: ByteRange): Promise<ReadableStream<Uint8Array>>;
   /** Size and modification time of the file, or null when there is no such file. */
@@ -56,7 +58,7 @@ export interface MediaFiles {
   /** Removes the file; a file that is already gone is not an error. */
   remove(location: MediaLocation): Promise<void>;
   /** Width and height of an image (upright, after its EXIF orientation), or null when unreadable. */
-  probeImage(bytes: Uint8Array): Promise<ImageSize | null>;
+  probeImage(bytes: Uint8Array | StagedUpload): Promise<ImageSize | null>;
 }
 
 /**

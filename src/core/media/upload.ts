@@ -7,15 +7,17 @@ import { CmsError } from '../errors.js';
 import { defineOperation } from '../operation.js';
 import { altText, folderName, originalFilename } from './schemas.js';
 import { measurableTypes, rasterImageTypes, sniffMediaType } from './sniff.js';
+import { StagedUpload } from './staged.js';
 import { locationOf, mediaFilesOf } from './storage.js';
 import { toMediaView, type MediaView } from './view.js';
 
 /**
  * One file to store. `data` is base64 (so the input survives JSON, e.g. when the CLI forwards it
- * to a running server) or, for callers in this process, the bytes themselves.
+ * to a running server) or, for callers in this process, the bytes themselves or a staged upload
+ * (a temporary file measured as it streamed in: how the HTTP doors hand in large files).
  */
 export const uploadFile = z.strictObject({
-  data: z.union([z.string(), z.instanceof(Uint8Array)]),
+  data: z.union([z.string(), z.instanceof(Uint8Array), z.instanceof(StagedUpload)]),
   filename: originalFilename,
   altText: altText.nullable().optional(),
   folder: folderName.nullable().optional(),
@@ -64,19 +66,23 @@ export async function ensureFolder(ctx: Pick<Ctx, 'db' | 'project' | 'clock'>, f
  * also when its bytes are already stored.
  */
 export async function storeUpload(ctx: Ctx, file: UploadFile, path = 'data'): Promise<MediaView & { deduplicated?: true }> {
-  const bytes = decodeUpload(file.data, ctx.settings.maxUploadBytes, path);
-  if (bytes.byteLength === 0) {
+  const max = ctx.settings.maxUploadBytes;
+  const staged = file.data instanceof StagedUpload ? file.data : null;
+  if (staged && staged.size > max) throw tooLarge(staged.size, max);
+  const body = staged ?? decodeUpload(file.data as string | Uint8Array, max, path);
+  const byteLength = staged ? staged.size : (body as Uint8Array).byteLength;
+  if (byteLength === 0) {
     throw new CmsError('VALIDATION_FAILED', `Invalid input: ${path}: the file is empty`, [{ path, message: 'the file is empty' }]);
   }
-  const type = sniffMediaType(bytes);
+  const type = staged ? sniffMediaType(staged.head, staged.text) : sniffMediaType(body as Uint8Array);
   const files = mediaFilesOf(ctx);
-  const size = measurableTypes.has(type.mimeType) ? await files.probeImage(bytes) : null;
+  const size = measurableTypes.has(type.mimeType) ? await files.probeImage(body) : null;
   if (!size && rasterImageTypes.has(type.mimeType)) {
     throw new CmsError('VALIDATION_FAILED', `Invalid input: ${path}: the file starts like ${type.mimeType} but is not a readable image`, [
       { path, message: `not a readable ${type.mimeType} image` },
     ]);
   }
-  const sha256 = sha256Hex(bytes);
+  const sha256 = staged ? staged.sha256 : sha256Hex(body as Uint8Array);
   const filename = `${sha256}.${type.ext}`;
   await lockContent(ctx, sha256);
   // Whether a live item of the project already holds these bytes: the answer says so
@@ -86,7 +92,7 @@ export async function storeUpload(ctx: Ctx, file: UploadFile, path = 'data'): Pr
   // Written before the row commits: if the transaction rolls back, the file stays without a row,
   // which is harmless because the same bytes always land on the same name.
   try {
-    await files.put(locationOf(ctx, filename), bytes);
+    await files.put(locationOf(ctx, filename), body);
   } catch (e) {
     // The store failed (a bucket that does not answer, a full disk): the error rolls the
     // transaction back, so no row is left without its file; a store leaves no half-written file.
@@ -100,7 +106,7 @@ export async function storeUpload(ctx: Ctx, file: UploadFile, path = 'data'): Pr
     filename,
     originalFilename: file.filename,
     mimeType: type.mimeType,
-    size: bytes.byteLength,
+    size: byteLength,
     sha256,
     width: size?.width ?? null,
     height: size?.height ?? null,

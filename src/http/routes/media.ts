@@ -3,88 +3,81 @@ import { isSlug } from '../../lib/slug.js';
 import type { Actor } from '../../core/actor.js';
 import { CmsError } from '../../core/errors.js';
 import { storedFilenamePattern } from '../../core/media/file.js';
+import type { StagedUpload } from '../../core/media/staged.js';
 import { mediaFilesOf, type ByteRange, type MediaLocation, type MediaStore } from '../../core/media/storage.js';
+import { uploadTempDir, uploadTooLarge } from '../../media/staging.js';
 import { parseTransform, transformImage } from '../../media/transform.js';
 import { publicCacheControl, publicVary } from '../cache.js';
 import { answerIdempotentWrite } from '../idempotent-write.js';
 import { matchesEtag } from '../preconditions.js';
+import { readStagedForm, type StagedForm } from '../multipart.js';
 import { json } from '../response.js';
 import { bodyObjectOrEmpty, bodyWithId, opRoute, type RequestContext, type RouteDef } from '../route.js';
 
 const publicHeaders = { 'cache-control': publicCacheControl, vary: publicVary };
 // Multipart framing and the other form fields, on top of the file itself.
 const multipartSlack = 1024 * 1024;
-// A bulk request may carry several files; all of it is held in memory while it is stored.
+// A bulk request may carry several files, each up to the limit, up to this many times it in all.
 const bulkFactor = 4;
+// A single upload reads its first "file"; a few more files in the form are read and ignored, as before.
+const singleMaxFiles = 10;
 
 // ---------------------------------------------------------------------------------------------
-// Uploads (multipart)
+// Uploads (multipart, streamed: every file is spooled to <dataDir>/tmp/uploads as it arrives)
 
-/** The form of a multipart request, read with a byte limit so an endless body is cut off. */
-async function readForm(rc: RequestContext, maxBytes: number): Promise<FormData> {
+/**
+ * The form of a multipart request, read as a stream: files are spooled to temporary files (never
+ * held whole in memory) and refused with 413 as soon as one passes the limit.
+ */
+async function readForm(rc: RequestContext, maxBodyBytes: number, maxFiles: number): Promise<StagedForm> {
   const type = rc.headers.get('content-type') ?? '';
   if (!/^multipart\/form-data\s*;/i.test(type)) {
     throw new CmsError('VALIDATION_FAILED', 'Send the file as multipart/form-data with a "file" field', [
       { path: '(body)', message: 'must be multipart/form-data' },
     ]);
   }
+  const maxFileBytes = rc.cms.config.maxUploadBytes;
   const declared = Number(rc.headers.get('content-length') ?? '0');
-  const tooLarge = () => new CmsError('PAYLOAD_TOO_LARGE', `The upload is over the limit of ${maxBytes} bytes`, { maxUploadBytes: maxBytes });
-  if (declared > maxBytes + multipartSlack) throw tooLarge();
-  let seen = 0;
-  let exceeded = false;
-  const body = rc.req.body?.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, controller) {
-      seen += chunk.byteLength;
-      if (seen > maxBytes + multipartSlack) {
-        exceeded = true;
-        controller.error(new Error('body too large'));
-      } else {
-        controller.enqueue(chunk);
-      }
-    },
-  }));
-  // `duplex` is required by Node for a streamed body, and missing from the DOM's RequestInit type.
-  const init: RequestInit & { duplex: 'half' } = { method: 'POST', headers: rc.headers, body: body ?? null, duplex: 'half' };
-  const limited = new Request(rc.url, init);
-  try {
-    return await limited.formData();
-  } catch {
-    if (exceeded) throw tooLarge();
-    throw new CmsError('VALIDATION_FAILED', 'The multipart body could not be read', [{ path: '(body)', message: 'malformed multipart/form-data' }]);
-  }
+  if (declared > maxBodyBytes + multipartSlack) throw uploadTooLarge(maxFileBytes);
+  return readStagedForm(rc.req.body, type, {
+    maxFileBytes,
+    maxBodyBytes: maxBodyBytes + multipartSlack,
+    maxFiles,
+    dir: uploadTempDir(rc.cms.config.dataDir),
+  });
 }
 
-const textField = (form: FormData, ...names: string[]): string | undefined => {
-  for (const name of names) {
-    const v = form.get(name);
-    if (typeof v === 'string') return v;
-  }
-  return undefined;
-};
+const noFile = () => new CmsError('VALIDATION_FAILED', 'The form has no "file" field with a file', [{ path: 'file', message: 'required' }]);
 
-async function fileInput(file: File, form: FormData, single: boolean) {
-  const altText = textField(form, 'altText', 'alt');
-  const folder = textField(form, 'folder');
-  const filename = single ? textField(form, 'filename') : undefined;
+function fileInput(file: { filename: string; staged: StagedUpload }, form: StagedForm, single: boolean) {
+  const altText = form.text('altText', 'alt');
+  const folder = form.text('folder');
+  const filename = single ? form.text('filename') : undefined;
   return {
-    data: new Uint8Array(await file.arrayBuffer()),
-    filename: filename || file.name || 'upload',
+    data: file.staged,
+    filename: filename || file.filename || 'upload',
     ...(altText ? { altText } : {}),
     ...(folder ? { folder } : {}),
   };
 }
 
-type UploadInput = Awaited<ReturnType<typeof fileInput>>;
-
 /** Method, path and every form entry (files by their SHA-256): a repeat must be this same request. */
-function hashUpload(rc: RequestContext, form: FormData, files: Map<File, UploadInput>): string {
+function hashUpload(rc: RequestContext, form: StagedForm): string {
   const hash = createHash('sha256').update(`POST ${rc.url.pathname}${rc.url.search}\n`);
-  for (const [name, value] of form.entries()) {
-    const item = value instanceof File ? files.get(value) : undefined;
-    hash.update(`${name}=${item ? `file:${value instanceof File ? value.name : ''}:${createHash('sha256').update(item.data).digest('hex')}` : String(value)}\n`);
+  for (const entry of form.entries) {
+    hash.update(`${entry.name}=${entry.file ? `file:${entry.file.filename}:${entry.file.staged.sha256}` : entry.value}\n`);
   }
   return hash.digest('hex');
+}
+
+/** Runs `use` with the request's form, and removes its temporary files afterwards, whatever happened. */
+async function withForm<T>(read: () => Promise<StagedForm>, use: (form: StagedForm) => Promise<T>): Promise<T> {
+  const form = await read();
+  try {
+    return await use(form);
+  } finally {
+    await form.cleanup();
+  }
 }
 
 /**
@@ -95,15 +88,19 @@ const publicUploadRoute: RouteDef = {
   method: 'POST',
   path: '/api/v1/media',
   auth: 'key',
-  handle: (rc) => answerIdempotentWrite(rc, 'media.upload', 'media:write', async () => {
-    const form = await readForm(rc, rc.cms.config.maxUploadBytes);
-    const file = form.get('file');
-    if (!(file instanceof File)) {
-      throw new CmsError('VALIDATION_FAILED', 'The form has no "file" field with a file', [{ path: 'file', message: 'required' }]);
+  async handle(rc) {
+    let form: StagedForm | null = null;
+    try {
+      return await answerIdempotentWrite(rc, 'media.upload', 'media:write', async () => {
+        form = await readForm(rc, rc.cms.config.maxUploadBytes, singleMaxFiles);
+        const [file] = form.files('file');
+        if (!file) throw noFile();
+        return { input: fileInput(file, form, true), requestHash: hashUpload(rc, form) };
+      }, { status: 201, wrap: (r) => ({ data: r }) });
+    } finally {
+      await (form as StagedForm | null)?.cleanup();
     }
-    const input = await fileInput(file, form, true);
-    return { input, requestHash: hashUpload(rc, form, new Map([[file, input]])) };
-  }, { status: 201, wrap: (r) => ({ data: r }) }),
+  },
 };
 
 const adminUploadRoute: RouteDef = {
@@ -112,12 +109,11 @@ const adminUploadRoute: RouteDef = {
   auth: 'session',
   async handle(rc) {
     await rc.cms.authorize('media.upload', { actor: rc.actor, project: rc.project });
-    const form = await readForm(rc, rc.cms.config.maxUploadBytes);
-    const file = form.get('file');
-    if (!(file instanceof File)) {
-      throw new CmsError('VALIDATION_FAILED', 'The form has no "file" field with a file', [{ path: 'file', message: 'required' }]);
-    }
-    return json({ data: await rc.run('media.upload', await fileInput(file, form, true)) }, 201);
+    return withForm(() => readForm(rc, rc.cms.config.maxUploadBytes, singleMaxFiles), async (form) => {
+      const [file] = form.files('file');
+      if (!file) throw noFile();
+      return json({ data: await rc.run('media.upload', fileInput(file, form, true)) }, 201);
+    });
   },
 };
 
@@ -127,13 +123,13 @@ const adminBulkUploadRoute: RouteDef = {
   auth: 'session',
   async handle(rc) {
     await rc.cms.authorize('media.bulkUpload', { actor: rc.actor, project: rc.project });
-    const form = await readForm(rc, rc.cms.config.maxUploadBytes * bulkFactor);
-    const files = [...form.getAll('files'), ...form.getAll('file')].filter((f): f is File => f instanceof File);
-    if (files.length === 0) {
-      throw new CmsError('VALIDATION_FAILED', 'The form has no "files" fields with files', [{ path: 'files', message: 'required' }]);
-    }
-    const inputs = await Promise.all(files.map((f) => fileInput(f, form, false)));
-    return json({ data: await rc.run('media.bulkUpload', { files: inputs }) }, 201);
+    return withForm(() => readForm(rc, rc.cms.config.maxUploadBytes * bulkFactor, 100), async (form) => {
+      const files = form.files('files', 'file');
+      if (files.length === 0) {
+        throw new CmsError('VALIDATION_FAILED', 'The form has no "files" fields with files', [{ path: 'files', message: 'required' }]);
+      }
+      return json({ data: await rc.run('media.bulkUpload', { files: files.map((f) => fileInput(f, form, false)) }) }, 201);
+    });
   },
 };
 
