@@ -353,6 +353,7 @@ const oneDoor: Record<string, { door: 'http' | 'cli'; why: string }> = {
   'items.version': { door: 'http', why: 'the admin editor diffs a stored version against the draft; the terminal lists versions and restores them' },
   'settings.get': { door: 'http', why: 'the admin app reads the server configuration it needs (the preview URL template); at the terminal the configuration is the cms.config.json file' },
   'media.file': { door: 'http', why: 'serves the bytes of a file at its public URL; the terminal shows a file and its URL with media get' },
+  'members.directory': { door: 'http', why: 'the admin editor\'s user reference picker names the members; at the terminal `cms users list` shows them' },
   'members.list': { door: 'http', why: 'the admin API lists members; `cms users list` lists the same members through users.list' },
   'types.list': { door: 'http', why: 'the CLI keeps schemas as code: `cms schema pull` writes every type to files, `cms schema push` applies edits and removals, `cms schema list` lists them' },
   'types.get': { door: 'http', why: 'the CLI keeps schemas as code: `cms schema pull` writes every type to files, `cms schema push` applies edits and removals, `cms schema list` lists them' },

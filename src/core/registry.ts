@@ -15,7 +15,7 @@ import { exportProject, importProject } from './projects/archive.js';
 import { createType, deleteType, diffSchema, getType, listSchema, listTypes, pullSchema, pushSchema, updateType } from './types/operations.js';
 import { schemaJsonSchema } from './types/json-schema.js';
 import { schemaTypescript } from './types/typescript.js';
-import { addMember, createUser, listMembers, listUsers, removeMember, updateMember } from './users/operations.js';
+import { addMember, createUser, listMembers, memberDirectory, listUsers, removeMember, updateMember } from './users/operations.js';
 
 /**
  * Every operation, by name. The HTTP routes and the CLI commands both reach operations through
@@ -34,6 +34,7 @@ export const operations = {
   'users.create': createUser,
   'users.list': listUsers,
   'members.list': listMembers,
+  'members.directory': memberDirectory,
   'members.add': addMember,
   'members.update': updateMember,
   'members.remove': removeMember,

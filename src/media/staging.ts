@@ -39,7 +39,7 @@ const swept = new Set<string>();
 async function sweepStale(dir: string): Promise<void> {
   if (swept.has(dir)) return;
   swept.add(dir);
-  const names = await readdir(dir).catch(() => [] as string[]);
+  const names = await readdir(dir).catch((): string[] => []);
   const now = Date.now();
   for (const name of names) {
     if (!name.endsWith('.upload')) continue;

@@ -163,10 +163,10 @@ describe('the entry editor, finished', () => {
   it('chooses a member in a user reference field, stores it and shows the name again', { timeout: 60_000 }, async () => {
     const { context, page } = await newPage(browser);
     page.setDefaultTimeout(10_000);
-    // The member list is an admin's (members.list): the picker is signed in as one.
+    // An editor picks members through the member directory (members.list is an admin's).
     const grace = await h.t.cms.run('users.create', { email: 'grace@example.test', password: 'correct horse battery staple', role: 'editor', name: 'Grace Hopper' }, { actor: { kind: 'terminal' } });
     await page.goto(`${h.http.url}/admin/p/${project}/pages/article/${pageId}`);
-    await signIn(page, adminEmail);
+    await signIn(page, editorEmail);
     const owner = page.getByRole('combobox', { name: 'Owner' });
     await owner.fill('grace');
     await page.getByRole('option', { name: /Grace Hopper/ }).click();

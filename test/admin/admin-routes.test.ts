@@ -48,6 +48,19 @@ describe('admin routes: members, keys, schema, projects', () => {
       expect((await h.call('DELETE', `/api/v1/admin/members/${user.id}`, { cookie })).status).toBe(404);
     });
 
+    it('names the members to any member (the user reference picker), without their roles; the full list stays an admin\'s', async () => {
+      const writer = await h.createUser('editor', { email: 'writer@example.test' });
+      const writerCookie = await h.signIn(writer.email);
+      const directory = await h.call('GET', '/api/v1/admin/members/directory', { cookie: writerCookie });
+      expect(directory.status).toBe(200);
+      const names = (await directory.json()).data as Array<Record<string, unknown>>;
+      expect(names.map((m) => m.email)).toEqual(expect.arrayContaining(['owner@example.test', 'writer@example.test']));
+      for (const m of names) expect(Object.keys(m).sort()).toEqual(['email', 'id', 'name']);
+      expect((await h.call('GET', '/api/v1/admin/members', { cookie: writerCookie })).status).toBe(403);
+      expect((await h.call('GET', '/api/v1/admin/members/directory', {})).status).toBe(401);
+      await h.call('DELETE', `/api/v1/admin/members/${writer.id}`, { cookie, body: {} });
+    });
+
     it('refuses to add an email with no user, and an unknown role', async () => {
       const none = await h.call('POST', '/api/v1/admin/members', { cookie, body: { email: 'nobody@example.test', role: 'editor' } });
       expect(none.status).toBe(404);

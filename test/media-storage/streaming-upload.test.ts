@@ -172,8 +172,9 @@ describe.each(['local', 's3'] as const)(`streaming uploads, %s store (${testDriv
     // buffers only (5 MB parts, two in flight, for a bucket), plus chunks already passed on that
     // the garbage collector has not freed yet: V8 frees Buffers lazily, so the peak grows by tens
     // of MB whatever the file's size (measured with a 60 MB file: about 35 MB on the disk, 45 MB
-    // with a bucket). The bound is two thirds of the file.
-    expect(growth, `peak RSS grew by ${(growth / MB).toFixed(1)} MB`).toBeLessThan(60 * MB);
+    // with a bucket; more on a loaded machine, where the collector runs later). The bound, 75 MB,
+    // is below what holding the 90 MB file even once would need.
+    expect(growth, `peak RSS grew by ${(growth / MB).toFixed(1)} MB`).toBeLessThan(75 * MB);
     expect(sent.body.data).toMatchObject({ size: bigSize, mimeType: 'application/octet-stream', originalFilename: 'big.bin', altText: 'big file' });
     // Stored under the SHA-256 of the bytes sent.
     expect(sent.body.data.url).toContain(`/${sent.sha256}.bin`);

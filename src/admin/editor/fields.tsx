@@ -420,7 +420,7 @@ function searchPath(target: RefTarget, field: SchemaField, q: string): string {
   if (q && target !== 'user' && target !== 'blogAuthor' && target !== 'blogCategory' && target !== 'blogTag') p.set('search', q);
   switch (target) {
     case 'page': { const t = opt(field.options, 'pageType', isStr); if (t) p.set('pageType', t); return `/pages?${p}`; }
-    case 'user': return '/members';
+    case 'user': return '/members/directory';
     case 'blogPost': return `/blog/posts?${p}`;
     case 'blogAuthor': p.set('limit', '100'); return `/blog/authors?${p}`;
     case 'blogCategory': p.set('limit', '100'); return `/blog/categories?${p}`;
@@ -456,7 +456,7 @@ function RefLabel({ target, id, known }: { target: RefTarget; id: string; known:
   const path = onePath(target, id);
   const q = useQuery({
     queryKey: [ctx.project, 'ref', target, id],
-    queryFn: async () => (target === 'user' ? (await apiData<unknown[]>('/members', { project: ctx.project })).find((m) => isRecord(m) && (m.id === id || m.userId === id)) : apiData<unknown>(path ?? '', { project: ctx.project })),
+    queryFn: async () => (target === 'user' ? (await apiData<unknown[]>('/members/directory', { project: ctx.project })).find((m) => isRecord(m) && (m.id === id || m.userId === id)) : apiData<unknown>(path ?? '', { project: ctx.project })),
     enabled: !known.has(id),
     retry: false,
   });

@@ -67,14 +67,14 @@ export async function ensureFolder(ctx: Pick<Ctx, 'db' | 'project' | 'clock'>, f
  */
 export async function storeUpload(ctx: Ctx, file: UploadFile, path = 'data'): Promise<MediaView & { deduplicated?: true }> {
   const max = ctx.settings.maxUploadBytes;
-  const staged = file.data instanceof StagedUpload ? file.data : null;
-  if (staged && staged.size > max) throw tooLarge(staged.size, max);
-  const body = staged ?? decodeUpload(file.data as string | Uint8Array, max, path);
-  const byteLength = staged ? staged.size : (body as Uint8Array).byteLength;
+  const data = file.data;
+  if (data instanceof StagedUpload && data.size > max) throw tooLarge(data.size, max);
+  const body = data instanceof StagedUpload ? data : decodeUpload(data, max, path);
+  const byteLength = body instanceof StagedUpload ? body.size : body.byteLength;
   if (byteLength === 0) {
     throw new CmsError('VALIDATION_FAILED', `Invalid input: ${path}: the file is empty`, [{ path, message: 'the file is empty' }]);
   }
-  const type = staged ? sniffMediaType(staged.head, staged.text) : sniffMediaType(body as Uint8Array);
+  const type = body instanceof StagedUpload ? sniffMediaType(body.head, body.text) : sniffMediaType(body);
   const files = mediaFilesOf(ctx);
   const size = measurableTypes.has(type.mimeType) ? await files.probeImage(body) : null;
   if (!size && rasterImageTypes.has(type.mimeType)) {
@@ -82,7 +82,7 @@ export async function storeUpload(ctx: Ctx, file: UploadFile, path = 'data'): Pr
       { path, message: `not a readable ${type.mimeType} image` },
     ]);
   }
-  const sha256 = staged ? staged.sha256 : sha256Hex(body as Uint8Array);
+  const sha256 = body instanceof StagedUpload ? body.sha256 : sha256Hex(body);
   const filename = `${sha256}.${type.ext}`;
   await lockContent(ctx, sha256);
   // Whether a live item of the project already holds these bytes: the answer says so

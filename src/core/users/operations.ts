@@ -69,6 +69,24 @@ export const listMembers = defineOperation({
   run: (ctx) => listMembersOf(ctx.db, ctx.project.id),
 });
 
+/** A member as pickers show them: who, without their role. */
+export interface MemberName { id: string; name: string; email: string }
+
+/**
+ * The project's members by name, for any member: what the editor's user reference picker searches
+ * (the full list with roles, members.list, is an admin's).
+ */
+export const memberDirectory = defineOperation({
+  name: 'members.directory',
+  input: z.strictObject({}),
+  access: { role: 'viewer' },
+  write: false,
+  async run(ctx): Promise<MemberName[]> {
+    const members = await listMembersOf(ctx.db, ctx.project.id);
+    return members.map(({ id, name, email }) => ({ id, name, email }));
+  },
+});
+
 async function ensureOwnerKept(db: Db, projectId: string, userId: string) {
   const [row] = await db.select({ n: count() }).from(memberships)
     .where(and(eq(memberships.projectId, projectId), eq(memberships.role, 'owner')));

@@ -30,6 +30,7 @@ const highest = (list: Role[]): Role | null =>
 export const adminRoutes: RouteDef[] = [
   // Members (admin and above; the last owner stays).
   opRoute('GET', `${admin}/members`, 'session', 'members.list', () => ({})),
+  opRoute('GET', `${admin}/members/directory`, 'session', 'members.directory', () => ({})),
   opRoute('POST', `${admin}/members`, 'session', 'members.add', async (rc) => {
     const b = await bodyObjectOrEmpty(rc);
     return { email: b.email, role: b.role };

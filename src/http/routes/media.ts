@@ -89,16 +89,17 @@ const publicUploadRoute: RouteDef = {
   path: '/api/v1/media',
   auth: 'key',
   async handle(rc) {
-    let form: StagedForm | null = null;
+    // The form is read inside the idempotent write (a replay reads none); its files are removed after.
+    const read: { form: StagedForm | null } = { form: null };
     try {
       return await answerIdempotentWrite(rc, 'media.upload', 'media:write', async () => {
-        form = await readForm(rc, rc.cms.config.maxUploadBytes, singleMaxFiles);
+        const form = read.form = await readForm(rc, rc.cms.config.maxUploadBytes, singleMaxFiles);
         const [file] = form.files('file');
         if (!file) throw noFile();
         return { input: fileInput(file, form, true), requestHash: hashUpload(rc, form) };
       }, { status: 201, wrap: (r) => ({ data: r }) });
     } finally {
-      await (form as StagedForm | null)?.cleanup();
+      await read.form?.cleanup();
     }
   },
 };
