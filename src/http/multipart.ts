@@ -28,6 +28,25 @@ export interface FormLimits {
   dir: string;
 }
 
+/** How long a refused body is still read (and dropped) before it is cancelled. */
+const lingerMs = 10_000;
+
+/** Reads and drops the rest of a refused body, at most `max` bytes; then cancels it. */
+async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>, max: number): Promise<void> {
+  let dropped = 0;
+  try {
+    for (;;) {
+      const next = await reader.read();
+      if (next.done) return;
+      dropped += next.value.byteLength;
+      if (dropped > max) break;
+    }
+  } catch {
+    return; // the client went away, or the linger timer cancelled the body
+  }
+  await reader.cancel().catch(() => {});
+}
+
 /**
  * Reads a multipart/form-data body as a stream with busboy: every file is spooled to a temporary
  * file as it arrives (SHA-256, size, first bytes taken on the way), so no file is ever held whole
@@ -55,12 +74,13 @@ export async function readStagedForm(body: ReadableStream<Uint8Array> | null, co
   // Resolves the wait for the parser's end: after a failure the parser may never finish (a file
   // stream stopped mid-way holds it), so the failure ends the wait too.
   let finish: () => void = () => {};
+  let cancelTimer: NodeJS.Timeout | null = null;
   const fail = (e: unknown) => {
     failure ??= e;
     wake?.();
     finish();
-    // Stop reading the body; what the client still sends is not read (the answer goes out at once).
-    reader?.cancel().catch(() => {});
+    // A client that stops sending is not waited for: the body is cancelled after a while.
+    if (reader && !cancelTimer) cancelTimer = setTimeout(() => { reader.cancel().catch(() => {}); }, lingerMs).unref();
   };
 
   parser.on('field', (name, value, info) => {
@@ -146,8 +166,13 @@ export async function readStagedForm(body: ReadableStream<Uint8Array> | null, co
   if (failure) {
     await removeStaged(stagedFiles);
     parser.destroy();
+    // What the client still sends is read and dropped (up to the body limit once more, or until
+    // the cancel timer) while the answer goes out: closing a socket with unread data resets it,
+    // and the client would see a reset instead of the 413 or 400.
+    if (reader) void discardRest(reader, limits.maxBodyBytes);
     throw failure instanceof CmsError ? failure : malformed();
   }
+  if (cancelTimer) clearTimeout(cancelTimer);
   return {
     entries: done,
     text(...names) {
