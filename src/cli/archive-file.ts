@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { createWriteStream, readFileSync, renameSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { createGzip, gunzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { CmsError } from '../core/errors.js';
+import { sha256Hex } from '../lib/crypto.js';
 
 /**
  * The project archive of `cms export` and `cms import` (docs/export-import.md): a gzip-compressed
@@ -28,7 +28,6 @@ export const manifestSchema = z.object({
 });
 export type Manifest = z.infer<typeof manifestSchema>;
 
-const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
 
 function tarHeader(name: string, size: number): Buffer {
   const h = Buffer.alloc(512);
@@ -76,7 +75,6 @@ export async function writeArchive(file: string, entries: AsyncIterable<{ name: 
   }
 }
 
-const parseJson = (text: string): unknown => JSON.parse(text);
 
 const invalid = (message: string) => new CmsError('INVALID_ARCHIVE', message);
 
@@ -141,7 +139,7 @@ export function readArchive(file: string, supportedVersion: number): ReadArchive
   const checked = (name: string, expected: string): Buffer => {
     const bytes = entries.get(name);
     if (!bytes) throw invalid(`${file} is missing ${name}`);
-    if (sha256(bytes) !== expected) throw invalid(`${file} is damaged: ${name} does not match its checksum in manifest.json`);
+    if (sha256Hex(bytes) !== expected) throw invalid(`${file} is damaged: ${name} does not match its checksum in manifest.json`);
     return bytes;
   };
   const projectBytes = checked('project.json', manifest.projectFile.sha256);
@@ -149,15 +147,15 @@ export function readArchive(file: string, supportedVersion: number): ReadArchive
   for (const [name, entry] of Object.entries(manifest.resources)) {
     const text = checked(entry.file, entry.sha256).toString('utf8');
     const rows = text.split('\n').filter((l) => l.length > 0).map((line, i) => {
-      try { return parseJson(line); } catch { throw invalid(`${file}: ${entry.file} line ${i + 1} is not JSON`); }
+      try { return JSON.parse(line); } catch { throw invalid(`${file}: ${entry.file} line ${i + 1} is not JSON`); }
     });
     if (rows.length !== entry.count) throw invalid(`${file}: ${entry.file} has ${rows.length} rows, manifest.json says ${entry.count}`);
     resources[name] = rows;
   }
   const files = [...entries].filter(([name]) => name.startsWith('media/')).map(([name, bytes]) => ({ filename: name.slice('media/'.length), data: bytes.toString('base64') }));
   if (files.length !== manifest.media.count) throw invalid(`${file} has ${files.length} media files, manifest.json says ${manifest.media.count}`);
-  return { manifest, project: parseJson(projectBytes.toString('utf8')), resources, files };
+  return { manifest, project: JSON.parse(projectBytes.toString('utf8')), resources, files };
 }
 
 export const archiveEntry = (name: string, content: string | Uint8Array) => ({ name, bytes: typeof content === 'string' ? Buffer.from(content, 'utf8') : content });
-export const checksumOf = sha256;
+export const checksumOf = sha256Hex;

@@ -28,9 +28,14 @@ const journalSchema = z.object({ entries: z.array(z.object({ when: z.number() })
 
 /** The newest database migration shipped, and how many there are, from drizzle-kit's journal. */
 export function shippedDatabaseMigrations(): { count: number; last: number } {
-  const journal = journalSchema.parse(JSON.parse(readFileSync(join(databaseMigrationsFolder, 'meta', '_journal.json'), 'utf8')));
-  return { count: journal.entries.length, last: journal.entries.at(-1)?.when ?? 0 };
+  // Read once per process: the journal ships with the code (/readyz asks on every probe).
+  if (!shippedCache) {
+    const journal = journalSchema.parse(JSON.parse(readFileSync(join(databaseMigrationsFolder, 'meta', '_journal.json'), 'utf8')));
+    shippedCache = { count: journal.entries.length, last: journal.entries.at(-1)?.when ?? 0 };
+  }
+  return shippedCache;
 }
+let shippedCache: { count: number; last: number } | null = null;
 
 /**
  * True when the database already has every shipped database migration: then opening skips drizzle's

@@ -110,9 +110,8 @@ export async function readStagedForm(body: ReadableStream<Uint8Array> | null, co
   const finished = new Promise<void>((resolve) => {
     finish = resolve;
     parser.on('close', resolve);
-    parser.on('error', (e) => {
-      fail(failure ? failure : malformed());
-      void e;
+    parser.on('error', () => {
+      fail(malformed());
       resolve();
     });
   });

@@ -15,17 +15,17 @@ export interface LocaleView extends Locale {
 
 const toViews = (pl: ProjectLocales): LocaleView[] => pl.locales.map((l) => ({ ...l, default: l.code === pl.defaultLocale }));
 
-const codeSchema = z.string().regex(localeCodePattern, 'must be a locale code like "en", "fr" or "pt-BR"');
+export const codeSchema = z.string().regex(localeCodePattern, 'must be a locale code like "en", "fr" or "pt-BR"');
 
 /** The project's locales read inside the transaction, its row locked: locale changes of one project run one at a time. */
-async function lockedLocales(ctx: Ctx): Promise<ProjectLocales> {
+export async function lockedLocales(ctx: Ctx): Promise<ProjectLocales> {
   const [row] = await ctx.db.select({ locales: projects.locales, defaultLocale: projects.defaultLocale }).from(projects)
     .where(eq(projects.id, ctx.project.id)).for('update');
   if (!row) throw new CmsError('NOT_FOUND', 'Project not found');
   return { defaultLocale: row.defaultLocale, locales: row.locales };
 }
 
-async function save(ctx: Ctx, pl: ProjectLocales): Promise<LocaleView[]> {
+export async function saveLocales(ctx: Ctx, pl: ProjectLocales): Promise<LocaleView[]> {
   await ctx.db.update(projects).set({ locales: pl.locales, defaultLocale: pl.defaultLocale }).where(eq(projects.id, ctx.project.id));
   // What every read in a locale answers depends on the locales: cached answers go, and the
   // engines sharing the database read the project again.
@@ -36,7 +36,7 @@ async function save(ctx: Ctx, pl: ProjectLocales): Promise<LocaleView[]> {
 const notFound = (code: string, pl: ProjectLocales) =>
   new CmsError('NOT_FOUND', `Locale "${code}" not found (this project has ${pl.locales.map((l) => l.code).join(', ')})`);
 
-function checkFallback(pl: ProjectLocales, code: string, fallback: string | null | undefined): void {
+export function checkFallback(pl: ProjectLocales, code: string, fallback: string | null | undefined): void {
   if (fallback === undefined || fallback === null) return;
   const invalid = (message: string) => new CmsError('VALIDATION_FAILED', `fallback: ${message}`, [{ path: 'fallback', message }]);
   if (fallback === code) throw invalid('a locale cannot fall back to itself');
@@ -70,7 +70,7 @@ export const addLocale = defineOperation({
     const pl = await lockedLocales(ctx);
     if (pl.locales.some((l) => l.code === input.code)) throw new CmsError('CONFLICT', `Locale "${input.code}" already exists`);
     checkFallback(pl, input.code, input.fallback);
-    return save(ctx, { ...pl, locales: [...pl.locales, { code: input.code, name: input.name ?? defaultLocaleName(input.code), fallback: input.fallback ?? null }] });
+    return saveLocales(ctx, { ...pl, locales: [...pl.locales, { code: input.code, name: input.name ?? defaultLocaleName(input.code), fallback: input.fallback ?? null }] });
   },
 });
 
@@ -89,7 +89,7 @@ export const updateLocale = defineOperation({
       name: input.name ?? current.name,
       fallback: input.fallback === undefined ? current.fallback : input.fallback,
     };
-    return save(ctx, { ...pl, locales: pl.locales.map((l) => (l.code === input.code ? next : l)) });
+    return saveLocales(ctx, { ...pl, locales: pl.locales.map((l) => (l.code === input.code ? next : l)) });
   },
 });
 
@@ -125,7 +125,7 @@ export const removeLocale = defineOperation({
     // Locales that fell back to it fall back to where it did: their chains keep their order.
     const locales = pl.locales.filter((l) => l.code !== input.code)
       .map((l) => (l.fallback === input.code ? { ...l, fallback: gone.fallback } : l));
-    return save(ctx, { ...pl, locales });
+    return saveLocales(ctx, { ...pl, locales });
   },
 });
 
@@ -197,7 +197,7 @@ export const setDefaultLocale = defineOperation({
     await swapDefault(ctx.db, ctx.project.id, pl.defaultLocale, input.code);
     // The new default falls back to nothing (it is the end of every chain).
     const locales = pl.locales.map((l) => (l.code === input.code ? { ...l, fallback: null } : l));
-    return save(ctx, { defaultLocale: input.code, locales });
+    return saveLocales(ctx, { defaultLocale: input.code, locales });
   },
 });
 

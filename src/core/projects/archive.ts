@@ -4,13 +4,14 @@ import { z } from 'zod';
 import {
   blogAuthors, blogCategories, blogPostCategories, blogPosts, blogPostTags, blogTags, collectionItems, collectionTypes,
   components, itemSlugHistory, itemVersions, media, mediaFolders, pages, pageSlugHistory, pageTypes, pageVersions, projects,
-  webhooks, type StoredLocale,
+  webhooks,
 } from '../../db/schema/index.js';
 import type { Db } from '../../db/client.js';
 import { canonicalJson } from '../../lib/canonical-json.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import type { Ctx } from '../context.js';
 import { CmsError } from '../errors.js';
+import { checkFallback, codeSchema, lockedLocales, saveLocales } from '../locales/operations.js';
 import { mediaFilesOf, locationOf } from '../media/storage.js';
 import { defineOperation } from '../operation.js';
 import { generateSecret } from '../webhooks/schemas.js';
@@ -105,8 +106,14 @@ async function streamBytes(stream: ReadableStream<Uint8Array>): Promise<Uint8Arr
 }
 
 const projectSettings = z.strictObject({
-  locales: z.array(z.strictObject({ code: z.string().min(1), name: z.string(), fallback: z.string().nullable() })).min(1),
-  defaultLocale: z.string().min(1),
+  locales: z.array(z.strictObject({ code: codeSchema, name: z.string(), fallback: codeSchema.nullable() })).min(1),
+  defaultLocale: codeSchema,
+}).superRefine((pl, issues) => {
+  // The rules `cms locales` keeps: a known default, fallbacks to known locales and no circles.
+  if (!pl.locales.some((l) => l.code === pl.defaultLocale)) issues.addIssue({ code: 'custom', path: ['defaultLocale'], message: `"${pl.defaultLocale}" is not one of the locales` });
+  for (const l of pl.locales) {
+    try { checkFallback(pl, l.code, l.fallback); } catch (e) { issues.addIssue({ code: 'custom', path: ['locales'], message: e instanceof Error ? e.message : String(e) }); }
+  }
 });
 
 export const exportProject = defineOperation({
@@ -311,22 +318,19 @@ async function uniqueValuesOf(ctx: Ctx, def: ResourceDef): Promise<Map<string, s
  * columns) is a conflict that even --overwrite leaves alone.
  */
 async function importLocales(ctx: Ctx, input: ImportInput): Promise<ImportReport['locales']> {
-  const [current] = await ctx.db.select({ locales: projects.locales, defaultLocale: projects.defaultLocale }).from(projects).where(eq(projects.id, ctx.project.id));
-  if (!current) throw new CmsError('NOT_FOUND', 'Project not found');
+  // Through the locales' own reads and writes: the project row locked, caches dropped after.
+  const current = await lockedLocales(ctx);
   const wanted = input.project;
   if (canonicalJson(current.locales) === canonicalJson(wanted.locales) && current.defaultLocale === wanted.defaultLocale) return 'unchanged';
   const hasContent = (await Promise.all([pages, collectionItems, blogPosts].map((t) => ctx.db.select({ id: t.id }).from(t).where(eq(t.projectId, ctx.project.id)).limit(1))))
     .some((r) => r.length > 0);
-  const save = async (locales: StoredLocale[], defaultLocale: string) => {
-    await ctx.db.update(projects).set({ locales, defaultLocale }).where(eq(projects.id, ctx.project.id));
-  };
   if (!hasContent) {
-    await save(wanted.locales, wanted.defaultLocale);
+    await saveLocales(ctx, wanted);
     return 'replaced';
   }
   const codes = new Set(current.locales.map((l) => l.code));
   const added = wanted.locales.filter((l) => !codes.has(l.code));
-  if (added.length) await save([...current.locales, ...added], current.defaultLocale);
+  if (added.length) await saveLocales(ctx, { defaultLocale: current.defaultLocale, locales: [...current.locales, ...added] });
   return current.defaultLocale !== wanted.defaultLocale ? 'conflict' : added.length ? 'added' : 'unchanged';
 }
 

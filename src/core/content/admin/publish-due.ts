@@ -66,8 +66,8 @@ export const publishDue = defineOperation({
       ...duePagesOff.map((r) => ({ kind: 'page' as const, ...r })),
       ...dueItemsOff.map((r) => ({ kind: 'item' as const, ...r })),
     ]) {
-      // Published now (this pass may just have published it): unpublish, which clears unpublishAt.
-      if (status === 'published' || published.some((p) => p.kind === entry.kind && p.id === entry.id)) {
+      // Published now (read after the publishing above, so this pass's own count): unpublish, which clears unpublishAt.
+      if (status === 'published') {
         await unpublishEntry(ctx, entry.kind, { id: entry.id });
         unpublished.push(entry);
       } else {
