@@ -29,6 +29,9 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** How long an idle keep-alive connection stays open. */
+const keepAliveMs = 65_000;
+
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
 
 /**
@@ -44,6 +47,12 @@ export async function startServer(cms: Cms, options: ServeOptions): Promise<Runn
   const server = createServer({ ServerResponse: responseClass(state), requireHostHeader: false }, handler);
   server.on('clientError', answerClientError);
   server.on('connect', refuseConnect);
+  // Idle keep-alive connections stay open 65 s (Node's default is 5 s), above the 60 s idle
+  // timeout of common load balancers (AWS ALB's default) and above what a busy client's coarse
+  // idle timers can miss: a client that reuses a connection just as the server closes it gets its
+  // request reset (a 502 behind a balancer, ECONNRESET in fetch). The headers timeout stays above it.
+  server.keepAliveTimeout = keepAliveMs;
+  server.headersTimeout = keepAliveMs + 1_000;
   await listen(server, options.port, options.host);
   // Errors of the listening socket after start-up (accept failing for lack of file descriptors) are logged, never fatal.
   server.on('error', (e) => logError('server error', e));

@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
+import { connect, createServer as createNetServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/http/node-server.js';
 import { json } from '../../src/http/response.js';
@@ -265,6 +265,28 @@ describe('the HTTP server at its edge', () => {
         expect((await fetch(`${other.url}/api/v1/health`)).status).toBe(200);
       } finally {
         await other.close();
+      }
+    });
+
+    it('keeps an idle keep-alive connection 65 s, above a load balancer\'s 60 s idle timeout', async () => {
+      const socket = connect(port, '127.0.0.1');
+      let received = '';
+      socket.setEncoding('latin1');
+      socket.on('data', (chunk: string) => { received += chunk; });
+      const answers = () => received.split('HTTP/1.1 ').slice(1);
+      const ask = () => socket.write(`GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+      try {
+        ask();
+        await expect.poll(() => answers().length).toBe(1);
+        // Clients and load balancers read this: the server keeps an idle connection 65 s (Node's default is 5).
+        expect(answers()[0]).toMatch(/^200 [\s\S]*\r\nKeep-Alive: timeout=65\r\n/i);
+        // The same connection answers the next request.
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        ask();
+        await expect.poll(() => answers().length).toBe(2);
+        expect(answers()[1]).toMatch(/^200 /);
+      } finally {
+        socket.destroy();
       }
     });
 
