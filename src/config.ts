@@ -49,6 +49,8 @@ export const configFileSchema = z.strictObject({
   /** Where `cms dev` writes the TypeScript types of `cms types` after every schema push (docs/cli-dev.md). */
   types: z.strictObject({ out: z.string().min(1) }).optional(),
   databaseUrl: z.string().optional(),
+  /** PostgreSQL only: prepared statements (default on); off behind a pooler that cannot hold them. */
+  postgres: z.strictObject({ preparedStatements: z.boolean().optional() }).optional(),
   baseUrl: z.url().optional(),
   server: z.strictObject({
     port: z.number().int().min(0).max(65535).optional(),
@@ -146,6 +148,8 @@ export interface CmsConfig {
   /** The types file `cms dev` keeps up to date (`types.out`), or null. */
   typesOut: string | null;
   databaseUrl: string | undefined;
+  /** PostgreSQL: run statements prepared (postgres.preparedStatements, CMS_PG_PREPARED_STATEMENTS; on by default). */
+  preparedStatements: boolean;
   baseUrl: string;
   /** baseUrl came from CMS_BASE_URL or the file; otherwise it follows where `cms serve` listens. */
   baseUrlSet: boolean;
@@ -313,6 +317,9 @@ export function loadConfig(options: LoadConfigOptions = {}): CmsConfig {
     schemasDir: resolve(rootDir, parsed.schemasDir || 'schemas'),
     typesOut: parsed.types ? resolve(rootDir, parsed.types.out) : null,
     databaseUrl: env.DATABASE_URL || parsed.databaseUrl || undefined,
+    preparedStatements: env.CMS_PG_PREPARED_STATEMENTS
+      ? parseBoolean('CMS_PG_PREPARED_STATEMENTS', env.CMS_PG_PREPARED_STATEMENTS)
+      : parsed.postgres?.preparedStatements ?? true,
     baseUrl,
     baseUrlSet: !!(env.CMS_BASE_URL || parsed.baseUrl),
     port,
@@ -408,7 +415,7 @@ export type CmsConfigInput = Partial<CmsConfig>;
 
 /** Every member of a configuration: `isCmsConfig` tells a complete one from a partial one. */
 const configMembers: Record<keyof CmsConfig, true> = {
-  rootDir: true, configFile: true, project: true, createProject: true, dataDir: true, schemasDir: true, typesOut: true, databaseUrl: true,
+  rootDir: true, configFile: true, project: true, createProject: true, dataDir: true, schemasDir: true, typesOut: true, databaseUrl: true, preparedStatements: true,
   baseUrl: true, baseUrlSet: true, port: true, host: true, cache: true, cacheMaxBytes: true, corsOrigin: true, rateLimit: true, trustProxy: true,
   maxUploadBytes: true, shutdownGraceMs: true, webhookBlockPrivate: true, ai: true, previewUrl: true, metrics: true, logLevel: true, drainMs: true,
   storage: true,
@@ -441,6 +448,7 @@ export function resolveConfig(input: CmsConfigInput = {}): CmsConfig {
     schemasDir: resolve(rootDir, input.schemasDir ?? 'schemas'),
     typesOut: input.typesOut ?? null,
     databaseUrl: input.databaseUrl,
+    preparedStatements: input.preparedStatements ?? true,
     baseUrl: (input.baseUrl ?? defaultBaseUrl(host, port)).replace(/\/+$/, ''),
     baseUrlSet: input.baseUrlSet ?? input.baseUrl !== undefined,
     port,

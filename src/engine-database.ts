@@ -43,7 +43,7 @@ export async function openEngineDatabase(config: CmsConfig, log: Logger, lent?: 
     securePrivateTree(config.dataDir);
     log.warn(`The data folder ${config.dataDir} could be read by other users of this machine; it is now private (folders 0700, files 0600)`, { folders: loosened.length });
   }
-  const handle = lent ?? (await createDb({ databaseUrl: config.databaseUrl, dataDir: inMemory ? inMemoryDatabaseUrl : embeddedDir ?? undefined }));
+  const handle = lent ?? (await createDb({ databaseUrl: config.databaseUrl, preparedStatements: config.preparedStatements, dataDir: inMemory ? inMemoryDatabaseUrl : embeddedDir ?? undefined }));
   try {
     await handle.migrateDatabase();
   } catch (e) {

@@ -133,6 +133,17 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ cwd: project, env: { CMS_CACHE_MB: 'lots' } })).toThrow(/CMS_CACHE_MB must be a positive number of megabytes, got lots/);
   });
 
+  it('reads the PostgreSQL prepared statements setting: on by default, then the file, then CMS_PG_PREPARED_STATEMENTS', () => {
+    const bare = join(root, 'bare-prepared');
+    mkdirSync(bare);
+    expect(loadConfig({ cwd: bare, env: {} }).preparedStatements).toBe(true);
+    const project = join(root, 'prepared-off');
+    write(join(project, 'cms.config.json'), { postgres: { preparedStatements: false } });
+    expect(loadConfig({ cwd: project, env: {} }).preparedStatements).toBe(false);
+    expect(loadConfig({ cwd: project, env: { CMS_PG_PREPARED_STATEMENTS: 'true' } }).preparedStatements).toBe(true);
+    expect(() => loadConfig({ cwd: bare, env: { CMS_PG_PREPARED_STATEMENTS: 'maybe' } })).toThrow(/CMS_PG_PREPARED_STATEMENTS must be true or false, got maybe/);
+  });
+
   it('reads the trusted proxy setting: unset means the client address is unknown', () => {
     const project = join(root, 'proxy');
     write(join(project, 'cms.config.json'), {});

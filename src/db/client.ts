@@ -71,17 +71,49 @@ export interface DbOptions {
   dataDir?: string | undefined;
   /** A PGlite data folder dump to start from (tests start from a migrated template). */
   loadDataDir?: Blob | undefined;
+  /** PostgreSQL: prepared statements (the default); off for a pooler that cannot hold them. */
+  preparedStatements?: boolean | undefined;
 }
 
 export const isPostgresUrl = (url: string | undefined): url is string => !!url && /^postgres(ql)?:\/\//.test(url);
+
+/**
+ * The postgres.js client, asking for prepared statements where drizzle asks for unprepared ones
+ * (in transactions and savepoints too). postgres.js sends a statement with parameters that is not
+ * prepared in two round trips (describe, then execute), and the server parses it each time; a
+ * prepared one is parsed once per connection and goes in one round trip. postgres.js keeps them
+ * per connection, and a connection lives 30 to 60 minutes.
+ */
+function preparing<T extends object>(sql: T): T {
+  return new Proxy(sql, {
+    get(target, prop, receiver) {
+      const value: unknown = Reflect.get(target, prop, receiver);
+      if (typeof value !== 'function') return value;
+      if (prop === 'unsafe') {
+        return (query: string, args?: unknown[], options?: object) => value.call(target, query, args ?? [], { ...options, prepare: true });
+      }
+      if (prop === 'begin' || prop === 'savepoint') {
+        return (...params: unknown[]) => {
+          const fn = params.at(-1);
+          if (typeof fn === 'function') params[params.length - 1] = (tx: object) => fn(preparing(tx));
+          return value.apply(target, params);
+        };
+      }
+      return value;
+    },
+  });
+}
 
 /** The only place that chooses a driver. */
 export async function createDb(options: DbOptions): Promise<DbHandle> {
   if (isPostgresUrl(options.databaseUrl)) {
     const [{ default: postgres }, { drizzle }, schema] = await Promise.all([import('postgres'), import('drizzle-orm/postgres-js'), loadSchema()]);
     const url = options.databaseUrl;
-    const client = postgres(url, { max: 10, onnotice: () => {} });
-    const db: Db = drizzle(client, { schema });
+    const prepared = options.preparedStatements ?? true;
+    // Prepared statements are planned for each execution's own values (never a generic plan
+    // that ignores them): what they save is the second round trip and the parsing.
+    const client = postgres(url, { max: 10, onnotice: () => {}, ...(prepared ? { connection: { plan_cache_mode: 'force_custom_plan' } } : {}) });
+    const db: Db = drizzle(prepared ? preparing(client) : client, { schema });
     return {
       db,
       driver: 'postgres',
