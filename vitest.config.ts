@@ -1,8 +1,18 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * `.ci/run` runs the suite twice, on PGlite and then on PostgreSQL, and sets CMS_TEST_ONCE_DONE=1
+ * for the second pass: the browser suites (test/admin-app) and the type check then run once, in the
+ * PGlite pass. They are the slowest files of the suite, and the admin app reaches the database
+ * only through the admin API, which test/admin runs on both databases. A plain `npm test` (with or
+ * without DATABASE_URL) runs every file.
+ */
+const onceDone = process.env.CMS_TEST_ONCE_DONE === '1';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    exclude: [...configDefaults.exclude, ...(onceDone ? ['test/admin-app/**', 'test/typecheck.test.ts'] : [])],
     globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
