@@ -20,6 +20,7 @@ import { completeMediaStore, openMediaStore, openStoreOf } from './media/stores.
 import { createMigrationRunner } from './importers/runner.js';
 import { createWebhookDispatcher } from './webhooks/dispatcher.js';
 import { createListTotals } from './list-totals.js';
+import { createReadMemory } from './read-memory.js';
 import { createStatisticsRefresher } from './db/statistics.js';
 import { createAiService } from './ai/service.js';
 import { propertyOf } from './lib/unknown-values.js';
@@ -156,6 +157,14 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
   // live on the disk, migrations run in this process, webhooks go out through one dispatcher
   // (which `cms serve` drives and `cms webhooks process` runs once).
   let engine: Cms | undefined;
+  const events = new EventEmitter<CmsEvents>();
+  events.setMaxListeners(100);
+  // Kept only while someone follows change notices (the response cache of `cms serve`): then the
+  // revision poll below catches a lost notice, and the memory is as fresh as the cached answers.
+  const readMemory = options.services?.readMemory ?? createReadMemory(db, {
+    enabled: config.cache, maxBytes: Math.round(config.cacheMaxBytes / 2),
+    watched: () => events.listenerCount('content-changed') > 0,
+  });
   const mediaFiles = options.services?.mediaFiles ? completeMediaStore(options.services.mediaFiles) : await openMediaStore(config);
   const services: Readonly<Services> = Object.freeze({
     mediaFiles,
@@ -174,11 +183,10 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
       shutdownGraceMs: config.shutdownGraceMs,
     }),
     listTotals: options.services?.listTotals ?? createListTotals(db),
+    readMemory,
     statistics: options.services?.statistics ?? createStatisticsRefresher(db, handle.driver === 'pglite'),
     ai: options.services?.ai ?? createAiService(config.ai),
   });
-  const events = new EventEmitter<CmsEvents>();
-  events.setMaxListeners(100);
   const bySlug = new Map<string, ProjectRef>();
   const byId = new Map<string, ProjectRef>();
 
@@ -191,6 +199,7 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
       byId.delete(projectId);
       bySlug.delete(known.slug);
     }
+    readMemory.changed(projectId);
     events.emit('content-changed', projectId);
   };
 

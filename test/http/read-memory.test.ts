@@ -1,0 +1,141 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pages } from '../../src/db/schema/index.js';
+import { createCms } from '../../src/runtime.js';
+import { testDriver } from '../helpers/db.js';
+import { createTestCms, type TestCms } from '../helpers/engine.js';
+import { serveOverSocket, type HttpClient } from '../helpers/http.js';
+
+/**
+ * With the response cache on, a public list never asked for before is made from what earlier
+ * lists kept (services.readMemory): the order of the list in chunks of ids, its total, and each
+ * entry's read shape, for the project's current generation. Every content change starts a new
+ * generation, so what a list shows after a write is what the database holds.
+ */
+describe(`public lists made from memory (${testDriver})`, () => {
+  let t: TestCms;
+  let http: HttpClient;
+  let pk: string;
+  let sk: string;
+  let preview: string;
+  let n = 0;
+  // Each read asks for a page size never asked for before: no answer of the response cache fits it.
+  let size = 100;
+  const fresh = () => `limit=${--size}`;
+
+  beforeAll(async () => {
+    t = await createTestCms({ config: { rateLimit: null } });
+    await t.run('schema.push', {
+      pageTypes: [{ definition: { slug: 'landing', name: 'Landing', fields: [
+        { name: 'title', type: 'text' },
+        { name: 'product', type: 'reference', options: { collectionType: 'products' } },
+      ] } }],
+      collections: [{ definition: { slug: 'products', name: 'Products', fields: [{ name: 'price', type: 'number' }] } }],
+      components: [],
+    });
+    pk = (await t.run('keys.create', { type: 'public' })).key;
+    sk = (await t.run('keys.create', { type: 'secret', permissions: 'content:write' })).key;
+    preview = (await t.run('keys.create', { type: 'preview' })).key;
+    for (let i = 1; i <= 5; i++) {
+      const item = await t.run('items.create', { collectionTypeSlug: 'products', name: `Product ${i}`, slug: `product-${i}`, fields: { price: i * 10 }, status: 'published' });
+      await t.run('pages.create', {
+        pageTypeSlug: 'landing', name: `Page ${i}`, slug: `page-${i}`, status: 'published',
+        fields: { title: `Page ${i}`, product: { _ref: item.id, _type: 'collectionItem' } },
+      });
+    }
+    http = await serveOverSocket(t.cms);
+  });
+  afterAll(async () => { await http.close(); await t.close(); });
+
+  const get = async (path: string, headers: Record<string, string> = { 'x-api-key': pk }) => {
+    const r = await http.fetch(path, { headers });
+    expect(r.status, path).toBe(200);
+    return r.json() as Promise<any>;
+  };
+  const write = async (method: string, path: string, body?: unknown) => {
+    const r = await http.fetch(path, {
+      method,
+      headers: { 'x-api-key': sk, 'idempotency-key': `memory-${++n}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    expect(r.status, `${method} ${path}: ${await r.clone().text()}`).toBeLessThan(300);
+  };
+  const slugs = async (path: string) => (await get(path)).data.map((e: any) => e.slug);
+
+  it('makes a list never asked for from the entries earlier lists read: a change behind the engine shows only after a write', async () => {
+    expect(await slugs(`/api/v1/pages?sort=slug&${fresh()}`)).toEqual(['page-1', 'page-2', 'page-3', 'page-4', 'page-5']);
+    // Behind the engine's back: no write, no change notice. The next list is one never asked for,
+    // made of entries already read: it shows them as they were read.
+    await t.cms.db.update(pages).set({ name: 'Renamed underneath' }).where(eq(pages.slug, 'page-3'));
+    const second = await get('/api/v1/pages?sort=slug&limit=2&page=2');
+    expect(second.data.map((p: any) => p.name)).toEqual(['Page 3', 'Page 4']);
+    expect(second.pagination).toEqual({ total: 5, page: 2, limit: 2, totalPages: 3 });
+    // Any write through the engine is a change: every list after it reads the database again.
+    await write('PUT', '/api/v1/pages/page-5', { name: 'Page 5' });
+    expect((await get('/api/v1/pages?sort=slug&limit=3&page=1')).data.map((p: any) => p.name)).toEqual(['Page 1', 'Page 2', 'Renamed underneath']);
+    await t.cms.db.update(pages).set({ name: 'Page 3' }).where(eq(pages.slug, 'page-3'));
+    await write('PUT', '/api/v1/pages/page-5', { name: 'Page 5' });
+  });
+
+  it('follows every write on pages of every size and sort: create, unpublish, publish, delete', async () => {
+    const list = (page: number, sort = 'name') => `/api/v1/collections/products?sort=${sort}&page=${page}&${fresh()}`;
+    expect((await get(list(1))).pagination.total).toBe(5);
+    await write('POST', '/api/v1/collections/products', { name: 'Product 6', slug: 'product-6', fields: { price: 60 }, status: 'published' });
+    expect(await slugs(list(1))).toEqual(['product-1', 'product-2', 'product-3', 'product-4', 'product-5', 'product-6']);
+    expect(await slugs(list(1, '-name'))).toEqual(['product-6', 'product-5', 'product-4', 'product-3', 'product-2', 'product-1']);
+    expect((await get('/api/v1/collections/products?sort=name&limit=4&page=2')).pagination).toEqual({ total: 6, page: 2, limit: 4, totalPages: 2 });
+    await write('POST', '/api/v1/collections/products/product-6/unpublish');
+    expect(await slugs(list(1, '-name'))).toEqual(['product-5', 'product-4', 'product-3', 'product-2', 'product-1']);
+    expect((await get('/api/v1/collections/products?sort=name&limit=4&page=3')).pagination).toEqual({ total: 5, page: 3, limit: 4, totalPages: 2 });
+    await write('POST', '/api/v1/collections/products/product-6/publish');
+    expect((await get(list(1, 'slug'))).pagination.total).toBe(6);
+    await write('DELETE', '/api/v1/collections/products/product-6');
+    expect(await slugs(list(1, '-slug'))).toEqual(['product-5', 'product-4', 'product-3', 'product-2', 'product-1']);
+    // Past the end of the list: empty, and the total is still the list's.
+    expect((await get('/api/v1/collections/products?sort=name&limit=3&page=400'))).toEqual({ data: [], pagination: { total: 5, page: 400, limit: 3, totalPages: 2 } });
+  });
+
+  it('keeps each way of reading an entry apart: fields, media, refTypes, previews', async () => {
+    await write('PUT', '/api/v1/pages/page-2', { fields: { title: 'Draft title' } });
+    const plain = (await get(`/api/v1/pages?sort=slug&${fresh()}`)).data[1];
+    expect(plain.fields).toEqual({ title: 'Page 2', product: expect.objectContaining({ _type: 'products', name: 'Product 2' }) });
+    const titles = (await get(`/api/v1/pages?sort=slug&fields=title&${fresh()}`)).data[1];
+    expect(titles.fields).toEqual({ title: 'Page 2' });
+    const noTypes = (await get(`/api/v1/pages?sort=slug&refTypes=false&${fresh()}`)).data[1];
+    expect(noTypes.fields.product).not.toHaveProperty('_type');
+    expect(noTypes.fields.product.name).toBe('Product 2');
+    const previewed = (await get(`/api/v1/pages?sort=slug&${fresh()}`, { 'x-api-key': pk, 'x-preview-key': preview })).data[1];
+    expect(previewed.fields.title).toBe('Draft title');
+    // And the public read still shows the published title.
+    expect((await get(`/api/v1/pages?sort=slug&${fresh()}`)).data[1].fields.title).toBe('Page 2');
+    await write('POST', '/api/v1/pages/page-2/publish');
+    expect((await get(`/api/v1/pages?sort=slug&${fresh()}`)).data[1].fields.title).toBe('Draft title');
+  });
+
+  it('shows a change to what an entry points at in every list after it', async () => {
+    const productOfPage1 = async () => (await get(`/api/v1/pages?sort=slug&${fresh()}`)).data[0].fields.product?.name ?? null;
+    expect(await productOfPage1()).toBe('Product 1');
+    await write('PUT', '/api/v1/collections/products/product-1', { name: 'Product one' });
+    await write('POST', '/api/v1/collections/products/product-1/publish');
+    expect(await productOfPage1()).toBe('Product one');
+    await write('POST', '/api/v1/collections/products/product-1/unpublish');
+    expect(await productOfPage1()).toBeNull();
+    await write('POST', '/api/v1/collections/products/product-1/publish');
+    expect(await productOfPage1()).toBe('Product one');
+  });
+
+  if (testDriver === 'postgres') {
+    it('follows a write through another engine on the same database once its notice comes', async () => {
+      const nameOfPage4 = async () => (await get(`/api/v1/pages?sort=slug&${fresh()}`)).data[3].name;
+      expect(await nameOfPage4()).toBe('Page 4');
+      const other = await createCms(t.config);
+      try {
+        await other.run('pages.update', { ref: { slug: 'page-4' }, name: 'Written by engine B' }, { actor: { kind: 'terminal' } });
+        await other.run('pages.publish', { ref: { slug: 'page-4' } }, { actor: { kind: 'terminal' } });
+        await expect.poll(nameOfPage4).toBe('Written by engine B');
+      } finally {
+        await other.close();
+      }
+    });
+  }
+});
