@@ -20,7 +20,7 @@ import { completeMediaStore, openMediaStore, openStoreOf } from './media/stores.
 import { createMigrationRunner } from './importers/runner.js';
 import { createWebhookDispatcher } from './webhooks/dispatcher.js';
 import { createListTotals } from './list-totals.js';
-import { createReadMemory } from './read-memory.js';
+import { createKept, createReadMemory, type Kept } from './kept.js';
 import { createStatisticsRefresher } from './db/statistics.js';
 import { createAiService } from './ai/service.js';
 import { propertyOf } from './lib/unknown-values.js';
@@ -104,6 +104,8 @@ export interface Cms {
   metrics: CmsMetrics | null;
   readonly services: Readonly<Services>;
   readonly events: EventEmitter<CmsEvents>;
+  /** What the server keeps between requests (src/kept.ts): whole answers and what lists are made of, in one bound. */
+  readonly kept: Kept;
   /** Runs an operation by name: the input is typed as the operation's, and so is the answer. */
   run<N extends OperationName>(name: N, input: InputOf<N>, options: RunOptions): Promise<OutputOf<N>>;
   run<S extends z.ZodType, O>(op: Operation<S, O>, input: z.input<S>, options: RunOptions): Promise<O>;
@@ -159,12 +161,7 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
   let engine: Cms | undefined;
   const events = new EventEmitter<CmsEvents>();
   events.setMaxListeners(100);
-  // Kept only while someone follows change notices (the response cache of `cms serve`): then the
-  // revision poll below catches a lost notice, and the memory is as fresh as the cached answers.
-  const readMemory = options.services?.readMemory ?? createReadMemory(db, {
-    enabled: config.cache, maxBytes: Math.round(config.cacheMaxBytes / 2),
-    watched: () => events.listenerCount('content-changed') > 0,
-  });
+  const kept = createKept(config.cacheMaxBytes);
   const mediaFiles = options.services?.mediaFiles ? completeMediaStore(options.services.mediaFiles) : await openMediaStore(config);
   const services: Readonly<Services> = Object.freeze({
     mediaFiles,
@@ -183,7 +180,7 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
       shutdownGraceMs: config.shutdownGraceMs,
     }),
     listTotals: options.services?.listTotals ?? createListTotals(db),
-    readMemory,
+    readMemory: options.services?.readMemory ?? createReadMemory(db, kept, { enabled: config.cache }),
     statistics: options.services?.statistics ?? createStatisticsRefresher(db, handle.driver === 'pglite'),
     ai: options.services?.ai ?? createAiService(config.ai),
   });
@@ -199,7 +196,7 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
       byId.delete(projectId);
       bySlug.delete(known.slug);
     }
-    readMemory.changed(projectId);
+    kept.changed(projectId);
     events.emit('content-changed', projectId);
   };
 
@@ -215,7 +212,7 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
   // either way a notice can be lost. Whoever keeps content (the response cache) also gets a
   // change of the revision seen by a poll, so a lost notice is noticed within seconds.
   const watch = handle.driver === 'postgres'
-    ? watchRevisions(db, revisionWatchMs, () => events.listenerCount('content-changed') > 0,
+    ? watchRevisions(db, revisionWatchMs, () => kept.followed || events.listenerCount('content-changed') > 0,
       contentChanged, log)
     : null;
   if (handle.driver === 'postgres') {
@@ -436,6 +433,7 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
     metrics: null,
     services,
     events,
+    kept,
     run,
     runRequest,
     authorize,

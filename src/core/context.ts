@@ -102,8 +102,6 @@ export interface ReadMemory {
   get(projectId: string, generation: number, key: string): unknown;
   /** `bytes`: about what the value holds in memory. A value computed across a change is not kept. */
   set(projectId: string, generation: number, key: string, value: unknown, bytes: number): void;
-  /** The project's content changed (here or in another process): what was kept is not read again. */
-  changed(projectId: string): void;
 }
 
 export interface Ctx {

