@@ -3,9 +3,11 @@ import type { ReadMemory } from './core/context.js';
 import type { Db } from './db/client.js';
 
 /**
- * What the server keeps between requests, in one LRU bounded by bytes (`server.cacheMegabytes`):
- * the response cache's whole answers (src/http/cache.ts) and what public lists are made of
- * (`ReadMemory`, src/core/content/delivery.ts), least recently used first out, whichever kind.
+ * What the server keeps between requests, bounded by bytes (`server.cacheMegabytes`) and shared
+ * out in two halves, each its own LRU over every project: `answers`, the response cache's whole
+ * answers (src/http/cache.ts), and `parts`, what public lists are made of (`ReadMemory`,
+ * src/core/content/delivery.ts). Halves, so that a flood of answers asked for once (a crawler
+ * walking every page of every sort) cannot push out the parts that make such answers cheap.
  *
  * Everything kept belongs to its project's generation. Every content change of the project (a
  * write here, a notice or a revision poll from another process: `changed`, called by the
@@ -18,38 +20,49 @@ export interface Kept {
   follow(): void;
   generation(projectId: string): number;
   changed(projectId: string): void;
+  answers: KeptShelf;
+  parts: KeptShelf;
+}
+
+export interface KeptShelf {
   /** The value kept under the key in this generation of the project, if any. */
   get(projectId: string, generation: number, key: string): unknown;
-  /** Keeps a value of the generation, `bytes` about what it holds in memory; not when the project has moved on, or when larger than the bound. */
+  /** Keeps a value of the generation, `bytes` about what it holds in memory; not when the project has moved on, or when larger than the shelf. */
   set(projectId: string, generation: number, key: string, value: unknown, bytes: number): void;
 }
 
 export function createKept(maxBytes: number): Kept {
   let followed = false;
   const generations = new Map<string, number>();
-  const lru = new LRUCache<string, { gen: number; value: unknown; bytes: number }>({
-    maxSize: Math.max(1, maxBytes),
-    sizeCalculation: (slot) => slot.bytes,
-  });
   const generation = (projectId: string) => generations.get(projectId) ?? 0;
-  const fullKey = (projectId: string, key: string) => `${projectId}\n${key}`;
+  const shelf = (bytes: number): KeptShelf => {
+    const lru = new LRUCache<string, { gen: number; value: unknown; bytes: number }>({
+      maxSize: Math.max(1, bytes),
+      sizeCalculation: (slot) => slot.bytes,
+    });
+    const fullKey = (projectId: string, key: string) => `${projectId}\n${key}`;
+    return {
+      get(projectId, gen, key) {
+        const full = fullKey(projectId, key);
+        const slot = lru.get(full);
+        if (!slot) return undefined;
+        if (slot.gen === gen) return slot.value;
+        if (slot.gen < generation(projectId)) lru.delete(full);
+        return undefined;
+      },
+      set(projectId, gen, key, value, size) {
+        if (generation(projectId) !== gen) return;
+        lru.set(fullKey(projectId, key), { gen, value, bytes: Math.max(1, size) });
+      },
+    };
+  };
   return {
     get followed() { return followed; },
     follow() { followed = true; },
     generation,
     changed(projectId) { generations.set(projectId, generation(projectId) + 1); },
-    get(projectId, gen, key) {
-      const full = fullKey(projectId, key);
-      const slot = lru.get(full);
-      if (!slot) return undefined;
-      if (slot.gen === gen) return slot.value;
-      if (slot.gen < generation(projectId)) lru.delete(full);
-      return undefined;
-    },
-    set(projectId, gen, key, value, bytes) {
-      if (generation(projectId) !== gen) return;
-      lru.set(fullKey(projectId, key), { gen, value, bytes: Math.max(1, bytes) });
-    },
+    answers: shelf(Math.floor(maxBytes / 2)),
+    parts: shelf(Math.ceil(maxBytes / 2)),
   };
 }
 
@@ -62,7 +75,7 @@ export function createKept(maxBytes: number): Kept {
 export function createReadMemory(db: Db, kept: Kept, options: { enabled: boolean }): ReadMemory {
   return {
     generation: (on, projectId) => (options.enabled && on === db && kept.followed ? kept.generation(projectId) : null),
-    get: (projectId, gen, key) => kept.get(projectId, gen, `memory ${key}`),
-    set: (projectId, gen, key, value, bytes) => kept.set(projectId, gen, `memory ${key}`, value, bytes + key.length),
+    get: (projectId, gen, key) => kept.parts.get(projectId, gen, key),
+    set: (projectId, gen, key, value, bytes) => kept.parts.set(projectId, gen, key, value, bytes + key.length),
   };
 }

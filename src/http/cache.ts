@@ -79,9 +79,9 @@ export function cacheKey(path: string, params: URLSearchParams, keyKind: string)
 export const entrySize = (entry: CachedResponse): number => 2 * entry.body.length + 2048;
 
 /**
- * The server's one response cache of public reads, keyed on the project and `cacheKey`, kept in
- * the engine's one bounded store (`cms.kept`, src/kept.ts: an LRU over every project, bounded by
- * bytes, an answer counting `entrySize`). Every committed write that can change a response (here,
+ * The server's one response cache of public reads, keyed on the project and `cacheKey`, kept on
+ * the answers' half of what the engine keeps (`cms.kept.answers`, src/kept.ts: an LRU over every
+ * project, bounded by bytes, an answer counting `entrySize`). Every committed write that can change a response (here,
  * through the CLI bridge, or in another process on PostgreSQL) moves its project to a new
  * generation: the project's older answers are stale from then on, and an answer computed across
  * a write is not kept.
@@ -95,14 +95,13 @@ export function createResponseCache(cms: Cms, options: { enabled: boolean }) {
   // Answering from what is kept means following every change notice (src/runtime.ts).
   kept.follow();
   const running = new Map<string, { gen: number; answer: Promise<CachedResponse> }>();
-  const answerKey = (key: string) => `answer ${key}`;
   return {
     enabled: options.enabled,
     /** The current answer for a key, if one is kept. */
     get(projectId: string, key: string): CachedResponse | undefined {
       if (!options.enabled) return undefined;
       // Only `compute` keeps values under an answer key, and it keeps CachedResponses.
-      const entry = kept.get(projectId, kept.generation(projectId), answerKey(key)) as CachedResponse | undefined;
+      const entry = kept.answers.get(projectId, kept.generation(projectId), key) as CachedResponse | undefined;
       if (entry) cms.metrics?.responseCache.inc({ result: 'hit' });
       return entry;
     },
@@ -119,7 +118,7 @@ export function createResponseCache(cms: Cms, options: { enabled: boolean }) {
       const under = running.get(full);
       if (under && under.gen === gen) return under.answer;
       const answer = make().then((entry) => {
-        kept.set(projectId, gen, answerKey(key), entry, entrySize(entry));
+        kept.answers.set(projectId, gen, key, entry, entrySize(entry));
         return entry;
       }).finally(() => {
         if (running.get(full)?.answer === answer) running.delete(full);
