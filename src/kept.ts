@@ -20,8 +20,8 @@ export interface Kept {
   follow(): void;
   generation(projectId: string): number;
   changed(projectId: string): void;
-  answers: KeptShelf;
-  parts: KeptShelf;
+  readonly answers: KeptShelf;
+  readonly parts: KeptShelf;
 }
 
 export interface KeptShelf {

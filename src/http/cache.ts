@@ -81,10 +81,10 @@ export const entrySize = (entry: CachedResponse): number => 2 * entry.body.lengt
 /**
  * The server's one response cache of public reads, keyed on the project and `cacheKey`, kept on
  * the answers' half of what the engine keeps (`cms.kept.answers`, src/kept.ts: an LRU over every
- * project, bounded by bytes, an answer counting `entrySize`). Every committed write that can change a response (here,
- * through the CLI bridge, or in another process on PostgreSQL) moves its project to a new
- * generation: the project's older answers are stale from then on, and an answer computed across
- * a write is not kept.
+ * project, bounded by bytes, an answer counting `entrySize`). Every committed write that can
+ * change a response (here, through the CLI bridge, or in another process on PostgreSQL) moves its
+ * project to a new generation: the project's older answers are stale from then on, and an answer
+ * computed across a write is not kept.
  *
  * Misses are coalesced: while an answer is being computed for a key, everyone else who asks for
  * it in the same generation awaits that computation instead of starting their own. A request that

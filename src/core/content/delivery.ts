@@ -464,6 +464,9 @@ async function pageByFilter(ctx: Ctx, plan: ListPlan): Promise<{ ids: string[]; 
   return { ids, length: short ? plan.offset + ids.length : null };
 }
 
+/** How many ids of a list's order the memory keeps together: a chunk is read with one indexed query. */
+const idChunk = 500;
+
 /**
  * The ids of the plan's page, from the list's order kept in chunks of `idChunk` (a chunk not
  * kept is read and kept), and the list's length when a chunk read tells it.
@@ -494,9 +497,6 @@ async function idsFromMemory(ctx: Ctx, plan: ListPlan, gen: number): Promise<{ i
   }
   return { ids: order.slice(plan.offset - first * idChunk, plan.offset - first * idChunk + limit), length };
 }
-
-/** How many ids of a list's order the memory keeps together: a chunk is read with one indexed query. */
-const idChunk = 500;
 
 /**
  * A public list served from what earlier reads of the project's current generation kept
