@@ -4,7 +4,8 @@ import { pages } from '../../src/db/schema/index.js';
 import { createCms } from '../../src/runtime.js';
 import { testDriver } from '../helpers/db.js';
 import { createTestCms, type TestCms } from '../helpers/engine.js';
-import { serveOverSocket, type HttpClient } from '../helpers/http.js';
+import { expectingSuccess, serveOverSocket, type HttpClient } from '../helpers/http.js';
+import { startListsSite, type ListsSite } from './lists-site.js';
 
 /**
  * With the response cache on, a public list never asked for before is made from what earlier
@@ -13,53 +14,24 @@ import { serveOverSocket, type HttpClient } from '../helpers/http.js';
  * generation, so what a list shows after a write is what the database holds.
  */
 describe(`public lists made from memory (${testDriver})`, () => {
+  let site: ListsSite;
   let t: TestCms;
   let http: HttpClient;
   let pk: string;
   let sk: string;
   let preview: string;
-  let n = 0;
   // Each read asks for a page size never asked for before: no answer of the response cache fits it.
   let size = 100;
   const fresh = () => `limit=${--size}`;
 
   beforeAll(async () => {
-    t = await createTestCms({ config: { rateLimit: null } });
-    await t.run('schema.push', {
-      pageTypes: [{ definition: { slug: 'landing', name: 'Landing', fields: [
-        { name: 'title', type: 'text' },
-        { name: 'product', type: 'reference', options: { collectionType: 'products' } },
-      ] } }],
-      collections: [{ definition: { slug: 'products', name: 'Products', fields: [{ name: 'price', type: 'number' }] } }],
-      components: [],
-    });
-    pk = (await t.run('keys.create', { type: 'public' })).key;
-    sk = (await t.run('keys.create', { type: 'secret', permissions: 'content:write' })).key;
-    preview = (await t.run('keys.create', { type: 'preview' })).key;
-    for (let i = 1; i <= 5; i++) {
-      const item = await t.run('items.create', { collectionTypeSlug: 'products', name: `Product ${i}`, slug: `product-${i}`, fields: { price: i * 10 }, status: 'published' });
-      await t.run('pages.create', {
-        pageTypeSlug: 'landing', name: `Page ${i}`, slug: `page-${i}`, status: 'published',
-        fields: { title: `Page ${i}`, product: { _ref: item.id, _type: 'collectionItem' } },
-      });
-    }
-    http = await serveOverSocket(t.cms);
+    site = await startListsSite({}, { linked: true });
+    ({ t, http } = site);
+    ({ public: pk, secret: sk, preview } = site.keys);
   });
-  afterAll(async () => { await http.close(); await t.close(); });
+  afterAll(async () => { await site.close(); });
 
-  const get = async (path: string, headers: Record<string, string> = { 'x-api-key': pk }) => {
-    const r = await http.fetch(path, { headers });
-    expect(r.status, path).toBe(200);
-    return r.json() as Promise<any>;
-  };
-  const write = async (method: string, path: string, body?: unknown) => {
-    const r = await http.fetch(path, {
-      method,
-      headers: { 'x-api-key': sk, 'idempotency-key': `memory-${++n}`, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    expect(r.status, `${method} ${path}: ${await r.clone().text()}`).toBeLessThan(300);
-  };
+  const { get, write } = expectingSuccess(() => http, () => ({ read: pk, write: sk }));
   const slugs = async (path: string) => (await get(path)).data.map((e: any) => e.slug);
 
   it('makes a list never asked for from the entries earlier lists read: a change behind the engine shows only after a write', async () => {
