@@ -20,6 +20,7 @@ import { completeMediaStore, openMediaStore, openStoreOf } from './media/stores.
 import { createMigrationRunner } from './importers/runner.js';
 import { createWebhookDispatcher } from './webhooks/dispatcher.js';
 import { createListTotals } from './list-totals.js';
+import { createKept, createReadMemory, type Kept } from './kept.js';
 import { createStatisticsRefresher } from './db/statistics.js';
 import { createAiService } from './ai/service.js';
 import { propertyOf } from './lib/unknown-values.js';
@@ -103,6 +104,8 @@ export interface Cms {
   metrics: CmsMetrics | null;
   readonly services: Readonly<Services>;
   readonly events: EventEmitter<CmsEvents>;
+  /** What the server keeps between requests (src/kept.ts): whole answers and what lists are made of, in one bound. */
+  readonly kept: Kept;
   /** Runs an operation by name: the input is typed as the operation's, and so is the answer. */
   run<N extends OperationName>(name: N, input: InputOf<N>, options: RunOptions): Promise<OutputOf<N>>;
   run<S extends z.ZodType, O>(op: Operation<S, O>, input: z.input<S>, options: RunOptions): Promise<O>;
@@ -156,6 +159,9 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
   // live on the disk, migrations run in this process, webhooks go out through one dispatcher
   // (which `cms serve` drives and `cms webhooks process` runs once).
   let engine: Cms | undefined;
+  const events = new EventEmitter<CmsEvents>();
+  events.setMaxListeners(100);
+  const kept = createKept(config.cacheMaxBytes);
   const mediaFiles = options.services?.mediaFiles ? completeMediaStore(options.services.mediaFiles) : await openMediaStore(config);
   const services: Readonly<Services> = Object.freeze({
     mediaFiles,
@@ -174,11 +180,10 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
       shutdownGraceMs: config.shutdownGraceMs,
     }),
     listTotals: options.services?.listTotals ?? createListTotals(db),
+    readMemory: options.services?.readMemory ?? createReadMemory(db, kept, { enabled: config.cache }),
     statistics: options.services?.statistics ?? createStatisticsRefresher(db, handle.driver === 'pglite'),
     ai: options.services?.ai ?? createAiService(config.ai),
   });
-  const events = new EventEmitter<CmsEvents>();
-  events.setMaxListeners(100);
   const bySlug = new Map<string, ProjectRef>();
   const byId = new Map<string, ProjectRef>();
 
@@ -191,6 +196,7 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
       byId.delete(projectId);
       bySlug.delete(known.slug);
     }
+    kept.changed(projectId);
     events.emit('content-changed', projectId);
   };
 
@@ -206,7 +212,7 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
   // either way a notice can be lost. Whoever keeps content (the response cache) also gets a
   // change of the revision seen by a poll, so a lost notice is noticed within seconds.
   const watch = handle.driver === 'postgres'
-    ? watchRevisions(db, revisionWatchMs, () => events.listenerCount('content-changed') > 0,
+    ? watchRevisions(db, revisionWatchMs, () => kept.followed || events.listenerCount('content-changed') > 0,
       contentChanged, log)
     : null;
   if (handle.driver === 'postgres') {
@@ -427,6 +433,7 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
     metrics: null,
     services,
     events,
+    kept,
     run,
     runRequest,
     authorize,

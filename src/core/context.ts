@@ -59,6 +59,8 @@ export interface Services {
   webhooks: WebhookDispatcher;
   /** Remembers the totals of list queries with the content revision they were counted at. */
   listTotals: ListTotals;
+  /** What public lists are made of (ordered ids, totals, read shapes), kept between reads until the project's content changes. */
+  readMemory: ReadMemory;
   /** Keeps the planner's statistics and the visibility map fresh where nothing else does (PGlite never runs ANALYZE or VACUUM). */
   statistics: PlannerStatistics;
   /** AI assistance (src/ai/): the configured provider, or none, and the per-caller limit on calls. */
@@ -87,6 +89,19 @@ export interface ListTotal {
 export interface ListTotals {
   get(db: Db, key: string): ListTotal | undefined;
   set(db: Db, key: string, total: ListTotal): void;
+}
+
+/**
+ * Values a read computed, kept for the project's current generation: any content change moves the
+ * project to a new one, and the older values are never read again. `generation` is null when
+ * nothing may be kept for this read (memory off, changes not followed, or `db` a transaction).
+ * Kept values are shared between reads and never changed.
+ */
+export interface ReadMemory {
+  generation(db: Db, projectId: string): number | null;
+  get(projectId: string, generation: number, key: string): unknown;
+  /** `bytes`: about what the value holds in memory. A value computed across a change is not kept. */
+  set(projectId: string, generation: number, key: string, value: unknown, bytes: number): void;
 }
 
 export interface Ctx {

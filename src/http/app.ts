@@ -30,7 +30,7 @@ export function createAppShared(cms: Cms): AppShared {
   // The engine's metrics registry, made by the first server of the engine (docs/operating.md).
   cms.metrics ??= createMetrics(cms.handle);
   return {
-    cache: createResponseCache(cms, { enabled: cms.config.cache, maxBytes: cms.config.cacheMaxBytes }),
+    cache: createResponseCache(cms, { enabled: cms.config.cache }),
     rateLimit: createRateLimiter(cms.config.rateLimit),
     clientAddress: (socketAddress, forwardedFor) => rateLimitAddress(cms.config.trustProxy, socketAddress, forwardedFor),
     authenticateKey: createKeyAuthenticator(cms),

@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { LRUCache } from 'lru-cache';
-import { defaultCacheMaxBytes } from '../config.js';
 import type { Cms } from '../runtime.js';
 import { matchesEtag } from './preconditions.js';
 
@@ -80,49 +78,32 @@ export function cacheKey(path: string, params: URLSearchParams, keyKind: string)
  */
 export const entrySize = (entry: CachedResponse): number => 2 * entry.body.length + 2048;
 
-interface Slot {
-  /** The project's generation the answer was computed in: a later write makes it stale. */
-  gen: number;
-  entry: CachedResponse;
-}
-
 /**
- * The server's one response cache of public reads: an LRU over every project, bounded by bytes
- * (`entrySize`), keyed on the project and `cacheKey`. Every committed write that can change a
- * response (here, through the CLI bridge, or in another process on PostgreSQL) announces itself
- * and moves its project to a new generation: the project's older entries are stale from then on
- * (dropped when next looked up, or evicted), and an answer computed across a write is not stored.
+ * The server's one response cache of public reads, keyed on the project and `cacheKey`, kept on
+ * the answers' half of what the engine keeps (`cms.kept.answers`, src/kept.ts: an LRU over every
+ * project, bounded by bytes, an answer counting `entrySize`). Every committed write that can
+ * change a response (here, through the CLI bridge, or in another process on PostgreSQL) moves its
+ * project to a new generation: the project's older answers are stale from then on, and an answer
+ * computed across a write is not kept.
  *
  * Misses are coalesced: while an answer is being computed for a key, everyone else who asks for
  * it in the same generation awaits that computation instead of starting their own. A request that
  * comes after a write never joins a computation that began before it.
  */
-export function createResponseCache(cms: Cms, options: { enabled: boolean; maxBytes?: number }) {
-  const generations = new Map<string, number>();
-  const lru = new LRUCache<string, Slot>({
-    maxSize: Math.max(1, options.maxBytes ?? defaultCacheMaxBytes),
-    sizeCalculation: (slot) => entrySize(slot.entry),
-  });
+export function createResponseCache(cms: Cms, options: { enabled: boolean }) {
+  const { kept } = cms;
+  // Answering from what is kept means following every change notice (src/runtime.ts).
+  kept.follow();
   const running = new Map<string, { gen: number; answer: Promise<CachedResponse> }>();
-  const generation = (projectId: string) => generations.get(projectId) ?? 0;
-  cms.events.on('content-changed', (projectId) => {
-    generations.set(projectId, generation(projectId) + 1);
-  });
-  const fullKey = (projectId: string, key: string) => `${projectId}\n${key}`;
   return {
     enabled: options.enabled,
     /** The current answer for a key, if one is kept. */
     get(projectId: string, key: string): CachedResponse | undefined {
       if (!options.enabled) return undefined;
-      const full = fullKey(projectId, key);
-      const slot = lru.get(full);
-      if (!slot) return undefined;
-      if (slot.gen === generation(projectId)) {
-        cms.metrics?.responseCache.inc({ result: 'hit' });
-        return slot.entry;
-      }
-      lru.delete(full);
-      return undefined;
+      // Only `compute` keeps values under an answer key, and it keeps CachedResponses.
+      const entry = kept.answers.get(projectId, kept.generation(projectId), key) as CachedResponse | undefined;
+      if (entry) cms.metrics?.responseCache.inc({ result: 'hit' });
+      return entry;
     },
     /**
      * The answer for a key that was not in the cache: computed once for everyone asking at the
@@ -132,12 +113,12 @@ export function createResponseCache(cms: Cms, options: { enabled: boolean; maxBy
     compute(projectId: string, key: string, make: () => Promise<CachedResponse>): Promise<CachedResponse> {
       if (!options.enabled) return make();
       cms.metrics?.responseCache.inc({ result: 'miss' });
-      const full = fullKey(projectId, key);
-      const gen = generation(projectId);
+      const full = `${projectId}\n${key}`;
+      const gen = kept.generation(projectId);
       const under = running.get(full);
       if (under && under.gen === gen) return under.answer;
       const answer = make().then((entry) => {
-        if (generation(projectId) === gen) lru.set(full, { gen, entry });
+        kept.answers.set(projectId, gen, key, entry, entrySize(entry));
         return entry;
       }).finally(() => {
         if (running.get(full)?.answer === answer) running.delete(full);

@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pages } from '../../src/db/schema/index.js';
 import { createCms } from '../../src/runtime.js';
 import { testDriver } from '../helpers/db.js';
-import { createTestCms, type TestCms } from '../helpers/engine.js';
-import { serveOverSocket, type HttpClient } from '../helpers/http.js';
+import type { TestCms } from '../helpers/engine.js';
+import { expectingSuccess, type HttpClient } from '../helpers/http.js';
+import { startListsSite, type ListsSite } from './lists-site.js';
 
 /**
  * With the response cache off, public lists read their rows on every request and keep only their
@@ -12,47 +13,21 @@ import { serveOverSocket, type HttpClient } from '../helpers/http.js';
  * committed write shows at once, in this engine or any other on the same database.
  */
 describe('public lists with the response cache off', () => {
+  let site: ListsSite;
   let t: TestCms;
   let http: HttpClient;
   let pk: string;
   let sk: string;
   let preview: string;
-  let n = 0;
 
   beforeAll(async () => {
-    t = await createTestCms({ config: { cache: false, rateLimit: null } });
-    await t.run('schema.push', {
-      pageTypes: [{ definition: { slug: 'landing', name: 'Landing', fields: [
-        { name: 'title', type: 'text' },
-        { name: 'product', type: 'reference', options: { collectionType: 'products' } },
-      ] } }],
-      collections: [{ definition: { slug: 'products', name: 'Products', fields: [{ name: 'price', type: 'number' }] } }],
-      components: [],
-    });
-    pk = (await t.run('keys.create', { type: 'public' })).key;
-    sk = (await t.run('keys.create', { type: 'secret', permissions: 'content:write' })).key;
-    preview = (await t.run('keys.create', { type: 'preview' })).key;
-    for (let i = 1; i <= 5; i++) {
-      await t.run('items.create', { collectionTypeSlug: 'products', name: `Product ${i}`, slug: `product-${i}`, fields: { price: i * 10 }, status: 'published' });
-      await t.run('pages.create', { pageTypeSlug: 'landing', name: `Page ${i}`, slug: `page-${i}`, fields: { title: `Page ${i}` }, status: 'published' });
-    }
-    http = await serveOverSocket(t.cms);
+    site = await startListsSite({ cache: false }, { linked: false });
+    ({ t, http } = site);
+    ({ public: pk, secret: sk, preview } = site.keys);
   });
-  afterAll(async () => { await http.close(); await t.close(); });
+  afterAll(async () => { await site.close(); });
 
-  const get = async (path: string, headers: Record<string, string> = { 'x-api-key': pk }) => {
-    const r = await http.fetch(path, { headers });
-    expect(r.status, path).toBe(200);
-    return r.json() as Promise<any>;
-  };
-  const write = async (method: string, path: string, body?: unknown) => {
-    const r = await http.fetch(path, {
-      method,
-      headers: { 'x-api-key': sk, 'idempotency-key': `kept-${++n}`, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    expect(r.status, `${method} ${path}: ${await r.clone().text()}`).toBeLessThan(300);
-  };
+  const { get, write } = expectingSuccess(() => http, () => ({ read: pk, write: sk }));
   const totalOf = async (path: string) => (await get(path)).pagination.total as number;
 
   it('counts every write at once: create, unpublish, publish, delete, on every page of the list', async () => {

@@ -194,6 +194,8 @@ interface ListPlan {
   locale: LocaleRead | null;
   /** The localized fields of the type, when the query names one type. */
   localized: ReadonlySet<string> | null;
+  /** Filtered on content: each such query is likely its own, and its order is not worth keeping. */
+  filtered: boolean;
 }
 
 async function planList(ctx: Ctx, opts: ListOptions): Promise<ListPlan> {
@@ -209,7 +211,7 @@ async function planList(ctx: Ctx, opts: ListOptions): Promise<ListPlan> {
   if (!drafts) where.push(eq(table.status, 'published'));
   const plan: ListPlan = {
     kind, query, drafts, empty: false, condition: undefined, order: sortColumns(table, content, query.sort),
-    offset: (query.page - 1) * query.limit, typeSlug: null, totalKey: '', locale, localized: null,
+    offset: (query.page - 1) * query.limit, typeSlug: null, totalKey: '', locale, localized: null, filtered: false,
   };
   let typeId = '';
   let filters: FilterCondition[] = [];
@@ -233,6 +235,7 @@ async function planList(ctx: Ctx, opts: ListOptions): Promise<ListPlan> {
     plan.localized = localizedFieldNames(type.fields);
     filters = parseCollectionFilters(pairs);
     for (const f of filters) where.push(filterCondition(content, table, f));
+    plan.filtered = filters.length > 0;
   }
   plan.condition = and(...where);
   // Filters match the locale's values: each locale counts its own total.
@@ -307,54 +310,65 @@ interface DeliveryRow {
 const localizedOfStored = (fields: unknown): ReadonlySet<string> =>
   localizedFieldNames(storedFields(Array.isArray(fields) ? fields : []));
 
-/** The public list: only the columns it delivers, the type's slug joined, the revision beside. */
-async function listDeliveryRows(ctx: Ctx, plan: ListPlan): Promise<{ rows: DeliveryRow[]; total: number }> {
+type RevisionedRow = Omit<DeliveryRow, 'content' | 'seo'> & { content: Record<string, unknown> | null; seo: Record<string, unknown> | null; revision: number };
+
+/**
+ * The public list's rows, only the columns it delivers, the type's slug joined, the revision
+ * beside: the page of the plan (`ids` null: its window, in order), or the rows of `ids` that
+ * still match the plan's conditions, in any order.
+ */
+async function selectDeliveryRows(ctx: Ctx, plan: ListPlan, ids: string[] | null): Promise<RevisionedRow[]> {
   const { drafts, locale } = plan;
   const revision = revisionOf(ctx.project.id);
-  const { rows, total } = await runList(ctx, plan, async (): Promise<Array<Omit<DeliveryRow, 'content' | 'seo'> & {
-    content: Record<string, unknown> | null; seo: Record<string, unknown> | null; revision: number;
-  }>> => {
-    if (plan.kind === 'page') {
-      const w = idWindow(ctx, plan);
-      const columns = {
-        id: pages.id, name: pages.name, slug: pages.slug, typeSlug: pageTypes.slug,
-        content: drafts ? pages.draftContent : pages.publishedContent, seo: drafts ? pages.seo : pages.publishedSeo,
-        publishedAt: pages.publishedAt, updatedAt: pages.updatedAt, revision,
-      };
-      if (!locale) {
+  if (plan.kind === 'page') {
+    // Other locales' columns are read only when a locale is asked for.
+    const none = sql<null>`null`;
+    const columns = {
+      id: pages.id, name: pages.name, slug: pages.slug, typeSlug: pageTypes.slug,
+      content: drafts ? pages.draftContent : pages.publishedContent, seo: drafts ? pages.seo : pages.publishedSeo,
+      publishedAt: pages.publishedAt, updatedAt: pages.updatedAt, revision,
+      locales: locale ? (drafts ? pages.draftLocales : pages.publishedLocales) : none,
+      seoLocales: locale ? (drafts ? pages.seoLocales : pages.publishedSeoLocales) : none,
+      typeFields: locale ? pageTypes.fields : none,
+    };
+    const found = ids
+      ? await ctx.db.select(columns).from(pages).innerJoin(pageTypes, eq(pageTypes.id, pages.pageTypeId))
+        .where(and(inArray(pages.id, ids), plan.condition))
+      : await (() => {
+        const w = idWindow(ctx, plan);
         return ctx.db.select(columns).from(w).innerJoin(pages, eq(pages.id, w.id)).innerJoin(pageTypes, eq(pageTypes.id, pages.pageTypeId))
           .orderBy(w.position);
-      }
-      // Other locales' columns are read only when a locale is asked for.
-      const found = await ctx.db.select({
-        ...columns, locales: drafts ? pages.draftLocales : pages.publishedLocales,
-        seoLocales: drafts ? pages.seoLocales : pages.publishedSeoLocales, typeFields: pageTypes.fields,
-      }).from(w).innerJoin(pages, eq(pages.id, w.id)).innerJoin(pageTypes, eq(pageTypes.id, pages.pageTypeId)).orderBy(w.position);
-      const byType = new Map<string, ReadonlySet<string>>();
-      return found.map(({ typeFields, ...r }) => {
-        if (!byType.has(r.typeSlug)) byType.set(r.typeSlug, localizedOfStored(typeFields));
-        return { ...r, localized: byType.get(r.typeSlug)! };
-      });
-    }
-    const w = idWindow(ctx, plan);
-    const columns = {
-      id: collectionItems.id, name: collectionItems.name, slug: collectionItems.slug,
-      content: drafts ? collectionItems.draftContent : collectionItems.publishedContent,
-      publishedAt: collectionItems.publishedAt, updatedAt: collectionItems.updatedAt, revision,
-    };
-    const rest = { typeSlug: plan.typeSlug ?? '', seo: null };
-    if (!locale) {
-      const items = await ctx.db.select(columns).from(w).innerJoin(collectionItems, eq(collectionItems.id, w.id)).orderBy(w.position);
-      return items.map((r) => ({ ...r, ...rest }));
-    }
-    const items = await ctx.db.select({ ...columns, locales: drafts ? collectionItems.draftLocales : collectionItems.publishedLocales })
-      .from(w).innerJoin(collectionItems, eq(collectionItems.id, w.id)).orderBy(w.position);
-    return items.map((r) => ({ ...r, ...rest, localized: plan.localized ?? new Set<string>() }));
-  });
-  return {
-    rows: rows.map(({ revision: _r, ...r }) => ({ ...r, content: r.content ?? {}, seo: r.seo ?? {} })),
-    total,
+      })();
+    if (!locale) return found.map(({ typeFields: _f, locales: _l, seoLocales: _s, ...r }) => r);
+    const byType = new Map<string, ReadonlySet<string>>();
+    return found.map(({ typeFields, locales, seoLocales, ...r }) => {
+      if (!byType.has(r.typeSlug)) byType.set(r.typeSlug, localizedOfStored(typeFields));
+      return { ...r, locales: isLocaleValues(locales) ? locales : null, seoLocales: isLocaleValues(seoLocales) ? seoLocales : null, localized: byType.get(r.typeSlug)! };
+    });
+  }
+  const columns = {
+    id: collectionItems.id, name: collectionItems.name, slug: collectionItems.slug,
+    content: drafts ? collectionItems.draftContent : collectionItems.publishedContent,
+    publishedAt: collectionItems.publishedAt, updatedAt: collectionItems.updatedAt, revision,
+    locales: locale ? (drafts ? collectionItems.draftLocales : collectionItems.publishedLocales) : sql<null>`null`,
   };
+  const items = ids
+    ? await ctx.db.select(columns).from(collectionItems).where(and(inArray(collectionItems.id, ids), plan.condition))
+    : await (() => {
+      const w = idWindow(ctx, plan);
+      return ctx.db.select(columns).from(w).innerJoin(collectionItems, eq(collectionItems.id, w.id)).orderBy(w.position);
+    })();
+  const rest = { typeSlug: plan.typeSlug ?? '', seo: null };
+  if (!locale) return items.map(({ locales: _l, ...r }) => ({ ...r, ...rest }));
+  return items.map(({ locales, ...r }) => ({ ...r, ...rest, locales: isLocaleValues(locales) ? locales : null, localized: plan.localized ?? new Set<string>() }));
+}
+
+const deliveryRowOf = ({ revision: _r, ...r }: RevisionedRow): DeliveryRow => ({ ...r, content: r.content ?? {}, seo: r.seo ?? {} });
+
+/** The public list's page of rows and its total, from the database. */
+async function listDeliveryRows(ctx: Ctx, plan: ListPlan): Promise<{ rows: DeliveryRow[]; total: number }> {
+  const { rows, total } = await runList(ctx, plan, () => selectDeliveryRows(ctx, plan, null));
+  return { rows: rows.map(deliveryRowOf), total };
 }
 
 /** The admin list: whole rows, for the write shape. */
@@ -434,16 +448,122 @@ export async function listEntriesAdmin<K extends EntryKind>(ctx: Ctx, kind: K, t
 const queryInput = z.record(z.string(), z.string()).or(z.array(z.tuple([z.string(), z.string()]))).default([])
   .transform((q): QueryPairs => (Array.isArray(q) ? q : Object.entries(q)));
 
+type ReadShape = Awaited<ReturnType<typeof toReadShapes>>[number];
+
+/** The ids of a stretch of the list's order, read off its index. */
+async function pageOfIds(ctx: Ctx, plan: ListPlan, offset: number, limit: number): Promise<string[]> {
+  const table: Table = plan.kind === 'page' ? pages : collectionItems;
+  const rows = await ctx.db.select({ id: table.id }).from(table).where(plan.condition).orderBy(...plan.order).limit(limit).offset(offset);
+  return rows.map((r) => r.id);
+}
+
+/** The ids of a filtered list's page, read each time; a short or empty first page tells the list's length. */
+async function pageByFilter(ctx: Ctx, plan: ListPlan): Promise<{ ids: string[]; length: number | null }> {
+  const ids = await pageOfIds(ctx, plan, plan.offset, plan.query.limit);
+  const short = ids.length < plan.query.limit && (ids.length > 0 || plan.offset === 0);
+  return { ids, length: short ? plan.offset + ids.length : null };
+}
+
+/** How many ids of a list's order the memory keeps together: a chunk is read with one indexed query. */
+const idChunk = 500;
+
+/**
+ * The ids of the plan's page, from the list's order kept in chunks of `idChunk` (a chunk not
+ * kept is read and kept), and the list's length when a chunk read tells it.
+ */
+async function idsFromMemory(ctx: Ctx, plan: ListPlan, gen: number): Promise<{ ids: string[]; length: number | null }> {
+  const memory = ctx.services.readMemory;
+  const projectId = ctx.project.id;
+  const { limit } = plan.query;
+  const orderKey = `ids ${JSON.stringify([plan.totalKey, plan.query.sort])}`;
+  const order: string[] = [];
+  let length: number | null = null;
+  const first = Math.floor(plan.offset / idChunk);
+  for (let c = first; c <= Math.floor((plan.offset + limit - 1) / idChunk); c++) {
+    const known = memory.get(projectId, gen, `${orderKey} ${c}`);
+    // Only the chunks below, arrays of ids, are kept under an order key.
+    let chunk = Array.isArray(known) ? (known as string[]) : null;
+    if (!chunk) {
+      chunk = await pageOfIds(ctx, plan, c * idChunk, idChunk);
+      // An id in memory: its 36 characters and the array's pointer to it.
+      memory.set(projectId, gen, `${orderKey} ${c}`, chunk, 64 + chunk.length * 64);
+    }
+    order.push(...chunk);
+    if (chunk.length < idChunk) {
+      // A short chunk holds the end of the list, and tells its length (an empty one past the end does not).
+      if (chunk.length > 0 || c === 0) length = c * idChunk + chunk.length;
+      break;
+    }
+  }
+  return { ids: order.slice(plan.offset - first * idChunk, plan.offset - first * idChunk + limit), length };
+}
+
+/**
+ * A public list served from what earlier reads of the project's current generation kept
+ * (`services.readMemory`): the list's order in chunks of ids, its total, and each entry's read
+ * shape, so that a query never seen before, over entries read before, costs no database work
+ * at all. What is missing is read and kept: a chunk of ids off the list's index, the count, and
+ * the rows of the entries without a shape (resolved together, as `toReadShapes` always does).
+ * Null when nothing may be kept for this read, or when an entry of the order no longer matches
+ * (then the exact path answers).
+ */
+async function listFromMemory(ctx: Ctx, plan: ListPlan): Promise<{ data: ReadShape[]; total: number } | null> {
+  const memory = ctx.services.readMemory;
+  const projectId = ctx.project.id;
+  const gen = memory.generation(ctx.db, projectId);
+  if (gen === null) return null;
+  if (plan.empty) return { data: [], total: 0 };
+  const { limit, fields, media, refTypes } = plan.query;
+  const { ids, length } = plan.filtered ? await pageByFilter(ctx, plan) : await idsFromMemory(ctx, plan, gen);
+  const keptTotal = memory.get(projectId, gen, `total ${plan.totalKey}`);
+  let total = length ?? (typeof keptTotal === 'number' ? keptTotal : null);
+  if (total === null) {
+    total = await countMatches(ctx, plan);
+    memory.set(projectId, gen, `total ${plan.totalKey}`, total, 16);
+  }
+  const readKey = `shape ${JSON.stringify([plan.kind, plan.drafts, plan.locale?.code ?? null, fields.include ? [...fields.include].sort() : null, [...fields.exclude].sort(), media, refTypes])}`;
+  const shapes = new Map<string, ReadShape>();
+  const missing: string[] = [];
+  for (const id of ids) {
+    // Only what toReadShapes made is ever kept under a shape key (below).
+    const shape = memory.get(projectId, gen, `${readKey} ${id}`) as ReadShape | undefined;
+    if (shape === undefined) missing.push(id);
+    else shapes.set(id, shape);
+  }
+  if (missing.length > 0) {
+    const rows = (await selectDeliveryRows(ctx, plan, missing)).map(deliveryRowOf);
+    const made = await toReadShapes(ctx, plan.kind, rows, plan.drafts, plan.query, plan.locale);
+    made.forEach((shape, i) => {
+      shapes.set(rows[i]!.id, shape);
+      // Measured: a read shape takes about 1.25 times its JSON's length in memory.
+      memory.set(projectId, gen, `${readKey} ${rows[i]!.id}`, shape, Math.round(1.5 * JSON.stringify(shape).length));
+    });
+  }
+  const data: ReadShape[] = [];
+  for (const id of ids) {
+    const shape = shapes.get(id);
+    if (!shape) return null;
+    data.push(shape);
+  }
+  return { data, total };
+}
+
+/** A public list read and resolved now, exactly as of one snapshot. */
+async function listFromDatabase(ctx: Ctx, plan: ListPlan): Promise<{ data: ReadShape[]; total: number }> {
+  const { rows, total } = await listDeliveryRows(ctx, plan);
+  return { data: await toReadShapes(ctx, plan.kind, rows, plan.drafts, plan.query, plan.locale), total };
+}
+
 async function readListPage(ctx: Ctx, kind: EntryKind, collection: string | undefined, pairs: QueryPairs, drafts: boolean) {
   const locale = localeOfQuery(ctx.project.locales, pairs);
   const plan = await planList(ctx, { kind, typeSlug: collection, pairs, drafts, locale });
-  const { rows, total } = await listDeliveryRows(ctx, plan);
-  const answer = { data: await toReadShapes(ctx, kind, rows, drafts, plan.query, locale), pagination: pagination(plan.query, total) };
+  const { data, total } = await listFromMemory(ctx, plan) ?? await listFromDatabase(ctx, plan);
+  const answer = { data, pagination: pagination(plan.query, total) };
   // `locale` is answered only when asked for: without it, the answer of before locales.
   return locale ? { ...answer, locale: locale.code } : answer;
 }
 
-/** A page of entries, read and resolved each time: whole answers are cached by the doors, not here. */
+/** A page of entries: whole answers are cached by the doors; what they are made of is kept by `listFromMemory`. */
 function deliverList(ctx: Ctx, kind: EntryKind, input: { collection?: string | undefined; query: QueryPairs; preview: boolean }) {
   return readListPage(ctx, kind, input.collection, input.query, readsDrafts(ctx, input.preview));
 }
