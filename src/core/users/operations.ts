@@ -49,6 +49,8 @@ export const createUser = defineOperation({
       updatedAt: now,
     }).returning();
     await ctx.db.insert(memberships).values({ projectId: ctx.project.id, userId: user!.id, role: input.role, createdAt: now });
+    // Members are what user references resolve to in public reads: kept answers are stale now.
+    ctx.contentChanged();
     return { id: user!.id, email: user!.email, name: user!.name, role: input.role, createdAt: user!.createdAt.toISOString() };
   },
 });
@@ -113,6 +115,7 @@ export const addMember = defineOperation({
     if (existing) throw new CmsError('CONFLICT', `${input.email} is already a member (${existing.role})`);
     const now = ctx.clock.now();
     await ctx.db.insert(memberships).values({ projectId: ctx.project.id, userId: user.id, role: input.role, createdAt: now });
+    ctx.contentChanged();
     return { id: user.id, email: user.email, name: user.name, role: input.role, createdAt: now.toISOString() } satisfies MemberView;
   },
 });
@@ -145,6 +148,8 @@ export const removeMember = defineOperation({
     const [row] = await ctx.db.delete(memberships)
       .where(and(eq(memberships.projectId, ctx.project.id), eq(memberships.userId, input.userId))).returning();
     if (!row) throw new CmsError('NOT_FOUND', 'Member not found');
+    // A reference to a user who is no longer a member resolves to null.
+    ctx.contentChanged();
     return { success: true as const };
   },
 });
