@@ -1,11 +1,9 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pages } from '../../src/db/schema/index.js';
 import { createCms } from '../../src/runtime.js';
 import { testDriver } from '../helpers/db.js';
-import type { TestCms } from '../helpers/engine.js';
-import { expectingSuccess, type HttpClient } from '../helpers/http.js';
-import { startListsSite, type ListsSite } from './lists-site.js';
+import { useListsSite } from './lists-site.js';
 
 /**
  * With the response cache off, public lists read their rows on every request and keep only their
@@ -13,21 +11,8 @@ import { startListsSite, type ListsSite } from './lists-site.js';
  * committed write shows at once, in this engine or any other on the same database.
  */
 describe('public lists with the response cache off', () => {
-  let site: ListsSite;
-  let t: TestCms;
-  let http: HttpClient;
-  let pk: string;
-  let sk: string;
-  let preview: string;
-
-  beforeAll(async () => {
-    site = await startListsSite({ cache: false }, { linked: false });
-    ({ t, http } = site);
-    ({ public: pk, secret: sk, preview } = site.keys);
-  });
-  afterAll(async () => { await site.close(); });
-
-  const { get, write } = expectingSuccess(() => http, () => ({ read: pk, write: sk }));
+  const site = useListsSite({ cache: false }, { linked: false });
+  const { get, write } = site;
   const totalOf = async (path: string) => (await get(path)).pagination.total as number;
 
   it('counts every write at once: create, unpublish, publish, delete, on every page of the list', async () => {
@@ -53,15 +38,15 @@ describe('public lists with the response cache off', () => {
 
   it('shows a write to what a page points at, and writes through the engine itself', async () => {
     const item = (await get('/api/v1/collections/products?filter[slug]=product-1')).data[0];
-    await t.run('pages.update', { ref: { slug: 'page-1' }, fields: { product: { _ref: item.id, _type: 'collectionItem' } } });
-    await t.run('pages.publish', { ref: { slug: 'page-1' } });
+    await site.t.run('pages.update', { ref: { slug: 'page-1' }, fields: { product: { _ref: item.id, _type: 'collectionItem' } } });
+    await site.t.run('pages.publish', { ref: { slug: 'page-1' } });
     const read = async () => (await get('/api/v1/pages?sort=slug&limit=1')).data[0].fields.product.name;
     expect(await read()).toBe('Product 1');
     await write('PUT', '/api/v1/collections/products/product-1', { name: 'Product one' });
     await write('POST', '/api/v1/collections/products/product-1/publish');
     expect(await read()).toBe('Product one');
-    await t.run('items.update', { ref: { slug: 'product-1' }, collection: 'products', name: 'Product uno' });
-    await t.run('items.publish', { ref: { slug: 'product-1' }, collection: 'products' });
+    await site.t.run('items.update', { ref: { slug: 'product-1' }, collection: 'products', name: 'Product uno' });
+    await site.t.run('items.publish', { ref: { slug: 'product-1' }, collection: 'products' });
     expect(await read()).toBe('Product uno');
   });
 
@@ -69,17 +54,17 @@ describe('public lists with the response cache off', () => {
     const path = '/api/v1/pages?sort=slug&limit=2';
     expect((await get(path)).data[0].name).toBe('Page 1');
     // Behind the engine's back: no write, so the revision stays; the rows are read again anyway.
-    await t.cms.db.update(pages).set({ name: 'Renamed underneath' }).where(eq(pages.slug, 'page-1'));
+    await site.t.cms.db.update(pages).set({ name: 'Renamed underneath' }).where(eq(pages.slug, 'page-1'));
     expect((await get(path)).data[0].name).toBe('Renamed underneath');
-    expect((await get(path, { 'x-api-key': pk, 'x-preview-key': preview })).data[0].name).toBe('Renamed underneath');
+    expect((await get(path, site.previewHeaders())).data[0].name).toBe('Renamed underneath');
     // The total is what the revision says: a row hidden underneath still counts until a write.
     expect(await totalOf(path)).toBe(5);
-    await t.cms.db.update(pages).set({ status: 'draft' }).where(eq(pages.slug, 'page-5'));
+    await site.t.cms.db.update(pages).set({ status: 'draft' }).where(eq(pages.slug, 'page-5'));
     expect(await totalOf(path)).toBe(5);
     await write('PUT', '/api/v1/pages/page-4', { name: 'Page four' });
     expect(await totalOf(path)).toBe(4);
-    await t.cms.db.update(pages).set({ name: 'Page 1' }).where(eq(pages.slug, 'page-1'));
-    await t.cms.db.update(pages).set({ status: 'published' }).where(eq(pages.slug, 'page-5'));
+    await site.t.cms.db.update(pages).set({ name: 'Page 1' }).where(eq(pages.slug, 'page-1'));
+    await site.t.cms.db.update(pages).set({ status: 'published' }).where(eq(pages.slug, 'page-5'));
     await write('PUT', '/api/v1/pages/page-4', { name: 'Page 4' });
   });
 
@@ -91,7 +76,7 @@ describe('public lists with the response cache off', () => {
       // Reads in flight while the write commits may show either name; every read asked for after
       // the write has answered must show the new one.
       const during = Array.from({ length: 10 }, () => nameNow());
-      await t.run('items.update', { ref: { slug: 'product-1' }, collection: 'products', name });
+      await site.t.run('items.update', { ref: { slug: 'product-1' }, collection: 'products', name });
       const after = await Promise.all(Array.from({ length: 10 }, () => nameNow()));
       expect(after).toEqual(Array.from({ length: 10 }, () => name));
       await Promise.all(during);
@@ -102,7 +87,7 @@ describe('public lists with the response cache off', () => {
     it('shows a write through another engine on the same database at once, without waiting for NOTIFY', async () => {
       const path = '/api/v1/pages?sort=slug&limit=1';
       await get(path);
-      const other = await createCms(t.config);
+      const other = await createCms(site.t.config);
       try {
         await other.run('pages.update', { ref: { slug: 'page-1' }, name: 'Written by engine B' }, { actor: { kind: 'terminal' } });
         await other.run('pages.publish', { ref: { slug: 'page-1' } }, { actor: { kind: 'terminal' } });

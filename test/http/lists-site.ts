@@ -1,8 +1,9 @@
+import { afterAll, beforeAll } from 'vitest';
 import type { CmsConfig } from '../../src/config.js';
 import { createTestCms, type TestCms } from '../helpers/engine.js';
-import { serveOverSocket, type HttpClient } from '../helpers/http.js';
+import { expectingSuccess, serveOverSocket, type HttpClient } from '../helpers/http.js';
 
-export interface ListsSite {
+interface ListsSite {
   t: TestCms;
   http: HttpClient;
   keys: { public: string; secret: string; preview: string };
@@ -15,7 +16,7 @@ export interface ListsSite {
  * with `linked`, page-i points at product-i), a public, a secret (content:write) and a preview
  * key, and the server on a real socket.
  */
-export async function startListsSite(config: Partial<CmsConfig>, options: { linked: boolean }): Promise<ListsSite> {
+async function startListsSite(config: Partial<CmsConfig>, options: { linked: boolean }): Promise<ListsSite> {
   const t = await createTestCms({ config: { rateLimit: null, ...config } });
   await t.run('schema.push', {
     pageTypes: [{ definition: { slug: 'landing', name: 'Landing', fields: [
@@ -37,4 +38,26 @@ export async function startListsSite(config: Partial<CmsConfig>, options: { link
   }
   const http = await serveOverSocket(t.cms);
   return { t, http, keys, close: async () => { await http.close(); await t.close(); } };
+}
+
+/**
+ * The site of `startListsSite` for one suite: started before its tests and closed after them.
+ * `get` reads with the public key (or the headers given, `previewHeaders()` for a preview), `write`
+ * writes with the secret key (`expectingSuccess`).
+ */
+export function useListsSite(config: Partial<CmsConfig>, options: { linked: boolean }) {
+  let site: ListsSite | undefined;
+  const started = (): ListsSite => {
+    if (!site) throw new Error('the lists site is not started yet (use it inside a test)');
+    return site;
+  };
+  beforeAll(async () => { site = await startListsSite(config, options); });
+  afterAll(async () => { await site?.close(); });
+  const { get, write } = expectingSuccess(() => started().http, () => ({ read: started().keys.public, write: started().keys.secret }));
+  return {
+    get t(): TestCms { return started().t; },
+    previewHeaders: () => ({ 'x-api-key': started().keys.public, 'x-preview-key': started().keys.preview }),
+    get,
+    write,
+  };
 }

@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pages } from '../../src/db/schema/index.js';
 import { createCms } from '../../src/runtime.js';
 import { testDriver } from '../helpers/db.js';
-import { createTestCms, type TestCms } from '../helpers/engine.js';
-import { expectingSuccess, serveOverSocket, type HttpClient } from '../helpers/http.js';
-import { startListsSite, type ListsSite } from './lists-site.js';
+import { createTestCms } from '../helpers/engine.js';
+import { serveOverSocket } from '../helpers/http.js';
+import { useListsSite } from './lists-site.js';
 
 /**
  * With the response cache on, a public list never asked for before is made from what earlier
@@ -14,38 +14,25 @@ import { startListsSite, type ListsSite } from './lists-site.js';
  * generation, so what a list shows after a write is what the database holds.
  */
 describe(`public lists made from memory (${testDriver})`, () => {
-  let site: ListsSite;
-  let t: TestCms;
-  let http: HttpClient;
-  let pk: string;
-  let sk: string;
-  let preview: string;
+  const site = useListsSite({}, { linked: true });
+  const { get, write } = site;
   // Each read asks for a page size never asked for before: no answer of the response cache fits it.
   let size = 100;
   const fresh = () => `limit=${--size}`;
-
-  beforeAll(async () => {
-    site = await startListsSite({}, { linked: true });
-    ({ t, http } = site);
-    ({ public: pk, secret: sk, preview } = site.keys);
-  });
-  afterAll(async () => { await site.close(); });
-
-  const { get, write } = expectingSuccess(() => http, () => ({ read: pk, write: sk }));
   const slugs = async (path: string) => (await get(path)).data.map((e: any) => e.slug);
 
   it('makes a list never asked for from the entries earlier lists read: a change behind the engine shows only after a write', async () => {
     expect(await slugs(`/api/v1/pages?sort=slug&${fresh()}`)).toEqual(['page-1', 'page-2', 'page-3', 'page-4', 'page-5']);
     // Behind the engine's back: no write, no change notice. The next list is one never asked for,
     // made of entries already read: it shows them as they were read.
-    await t.cms.db.update(pages).set({ name: 'Renamed underneath' }).where(eq(pages.slug, 'page-3'));
+    await site.t.cms.db.update(pages).set({ name: 'Renamed underneath' }).where(eq(pages.slug, 'page-3'));
     const second = await get('/api/v1/pages?sort=slug&limit=2&page=2');
     expect(second.data.map((p: any) => p.name)).toEqual(['Page 3', 'Page 4']);
     expect(second.pagination).toEqual({ total: 5, page: 2, limit: 2, totalPages: 3 });
     // Any write through the engine is a change: every list after it reads the database again.
     await write('PUT', '/api/v1/pages/page-5', { name: 'Page 5' });
     expect((await get('/api/v1/pages?sort=slug&limit=3&page=1')).data.map((p: any) => p.name)).toEqual(['Page 1', 'Page 2', 'Renamed underneath']);
-    await t.cms.db.update(pages).set({ name: 'Page 3' }).where(eq(pages.slug, 'page-3'));
+    await site.t.cms.db.update(pages).set({ name: 'Page 3' }).where(eq(pages.slug, 'page-3'));
     await write('PUT', '/api/v1/pages/page-5', { name: 'Page 5' });
   });
 
@@ -85,7 +72,7 @@ describe(`public lists made from memory (${testDriver})`, () => {
     const noTypes = (await get(`/api/v1/pages?sort=slug&refTypes=false&${fresh()}`)).data[1];
     expect(noTypes.fields.product).not.toHaveProperty('_type');
     expect(noTypes.fields.product.name).toBe('Product 2');
-    const previewed = (await get(`/api/v1/pages?sort=slug&${fresh()}`, { 'x-api-key': pk, 'x-preview-key': preview })).data[1];
+    const previewed = (await get(`/api/v1/pages?sort=slug&${fresh()}`, site.previewHeaders())).data[1];
     expect(previewed.fields.title).toBe('Draft title');
     // And the public read still shows the published title.
     expect((await get(`/api/v1/pages?sort=slug&${fresh()}`)).data[1].fields.title).toBe('Page 2');
@@ -106,17 +93,17 @@ describe(`public lists made from memory (${testDriver})`, () => {
   });
 
   it('shows a member added or removed in the user references of every read after it', async () => {
-    await t.run('types.create', { kind: 'pageTypes', definition: { slug: 'note', name: 'Note', fields: [{ name: 'author', type: 'reference', options: { referenceType: 'user' } }] } });
-    const user = await t.run('users.create', { email: 'grace@example.test', password: 'correct horse battery', role: 'editor', name: 'Grace Hopper' });
-    await t.run('pages.create', { pageTypeSlug: 'note', name: 'Note', slug: 'note', fields: { author: { _ref: user.id, _type: 'user' } }, status: 'published' });
+    await site.t.run('types.create', { kind: 'pageTypes', definition: { slug: 'note', name: 'Note', fields: [{ name: 'author', type: 'reference', options: { referenceType: 'user' } }] } });
+    const user = await site.t.run('users.create', { email: 'grace@example.test', password: 'correct horse battery', role: 'editor', name: 'Grace Hopper' });
+    await site.t.run('pages.create', { pageTypeSlug: 'note', name: 'Note', slug: 'note', fields: { author: { _ref: user.id, _type: 'user' } }, status: 'published' });
     const authorInList = async () => (await get(`/api/v1/pages?pageType=note&${fresh()}`)).data[0].fields.author;
     const authorOfPage = async () => (await get('/api/v1/pages/note')).data.fields.author;
     expect(await authorInList()).toEqual({ _type: 'user', id: user.id, name: 'Grace Hopper' });
     expect(await authorOfPage()).toEqual({ _type: 'user', id: user.id, name: 'Grace Hopper' });
-    await t.run('members.remove', { userId: user.id });
+    await site.t.run('members.remove', { userId: user.id });
     expect(await authorInList()).toBeNull();
     expect(await authorOfPage()).toBeNull();
-    await t.run('members.add', { email: 'grace@example.test', role: 'viewer' });
+    await site.t.run('members.add', { email: 'grace@example.test', role: 'viewer' });
     expect(await authorInList()).toEqual({ _type: 'user', id: user.id, name: 'Grace Hopper' });
     expect(await authorOfPage()).toEqual({ _type: 'user', id: user.id, name: 'Grace Hopper' });
   });
@@ -149,7 +136,7 @@ describe(`public lists made from memory (${testDriver})`, () => {
     it('follows a write through another engine on the same database once its notice comes', async () => {
       const nameOfPage4 = async () => (await get(`/api/v1/pages?sort=slug&${fresh()}`)).data.find((p: any) => p.slug === 'page-4').name;
       expect(await nameOfPage4()).toBe('Page 4');
-      const other = await createCms(t.config);
+      const other = await createCms(site.t.config);
       try {
         await other.run('pages.update', { ref: { slug: 'page-4' }, name: 'Written by engine B' }, { actor: { kind: 'terminal' } });
         await other.run('pages.publish', { ref: { slug: 'page-4' } }, { actor: { kind: 'terminal' } });

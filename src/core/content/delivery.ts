@@ -261,6 +261,13 @@ async function countMatches(ctx: Ctx, plan: ListPlan): Promise<number> {
 }
 
 /**
+ * What a page of `got` rows, asked for `asked` from `offset`, tells of the list's length: a short
+ * page ends the list, an empty one at the start is an empty list; anything else tells nothing.
+ */
+const lengthTold = (offset: number, got: number, asked: number): number | null =>
+  (got < asked && (got > 0 || offset === 0) ? offset + got : null);
+
+/**
  * Runs the page of rows and, only when it cannot be told otherwise, the count: a short or empty
  * first page is its own total, and a total counted at the current revision is still exact (the
  * totals are remembered by `services.listTotals`, keyed on everything but page, size and sort).
@@ -272,9 +279,8 @@ async function runList<R extends { revision: number }>(ctx: Ctx, plan: ListPlan,
   const counting = known ? null : countMatches(ctx, plan);
   counting?.catch(() => {});
   const rows = await selectRows();
-  const { limit } = plan.query;
-  if (rows.length > 0 && rows.length < limit) return { rows, total: plan.offset + rows.length };
-  if (rows.length === 0 && plan.offset === 0) return { rows, total: 0 };
+  const told = lengthTold(plan.offset, rows.length, plan.query.limit);
+  if (told !== null) return { rows, total: told };
   if (known && rows.length > 0 && known.revision === rows[0]!.revision) return { rows, total: known.total };
   return { rows, total: await (counting ?? countMatches(ctx, plan)) };
 }
@@ -457,11 +463,10 @@ async function pageOfIds(ctx: Ctx, plan: ListPlan, offset: number, limit: number
   return rows.map((r) => r.id);
 }
 
-/** The ids of a filtered list's page, read each time; a short or empty first page tells the list's length. */
+/** The ids of a filtered list's page, read each time, and the list's length when the page tells it. */
 async function pageByFilter(ctx: Ctx, plan: ListPlan): Promise<{ ids: string[]; length: number | null }> {
   const ids = await pageOfIds(ctx, plan, plan.offset, plan.query.limit);
-  const short = ids.length < plan.query.limit && (ids.length > 0 || plan.offset === 0);
-  return { ids, length: short ? plan.offset + ids.length : null };
+  return { ids, length: lengthTold(plan.offset, ids.length, plan.query.limit) };
 }
 
 /** How many ids of a list's order the memory keeps together: a chunk is read with one indexed query. */
@@ -490,8 +495,8 @@ async function idsFromMemory(ctx: Ctx, plan: ListPlan, gen: number): Promise<{ i
     }
     order.push(...chunk);
     if (chunk.length < idChunk) {
-      // A short chunk holds the end of the list, and tells its length (an empty one past the end does not).
-      if (chunk.length > 0 || c === 0) length = c * idChunk + chunk.length;
+      // A short chunk holds the end of the list (an empty one past the end does not say where).
+      length = lengthTold(c * idChunk, chunk.length, idChunk);
       break;
     }
   }
