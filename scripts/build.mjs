@@ -6,11 +6,30 @@
 // or a second test run skips the compile, while a test run after editing src/ still tests the edit.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const ifStale = process.argv.includes('--if-stale');
+
+/**
+ * zod's `z.locales` holds its error messages in some 50 languages (a third of the megabyte of zod a
+ * command parses); the engine writes its own messages and uses zod's English, its default. In the
+ * CLI's bundle, `z.locales` offers English alone.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => (
+      /[\\/]zod[\\/]v4[\\/]/.test(args.importer)
+        ? { path: join(dirname(args.importer), '..', 'locales', 'index.js'), namespace: 'zod-english-only' }
+        : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({
+      contents: 'export { default as en } from "./en.js";\n',
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
 
 const parts = [
   {
@@ -36,6 +55,7 @@ const parts = [
           chunkNames: '[name]-[hash]',
           bundle: true, splitting: true, format: 'esm', platform: 'node', target: 'node20', logLevel: 'warning',
           external: ['@electric-sql/pglite', 'sharp', '@scalar/*', '@aws-sdk/*', 'ai', '@ai-sdk/*', 'sanitize-html', 'pino-pretty', 'listhen'],
+          plugins: [zodEnglishOnly],
           // CommonJS packages in the bundle (commander) require Node's own modules.
           banner: { js: "import { createRequire as __cmsRequire } from 'node:module'; const require = __cmsRequire(import.meta.url);" },
         });
