@@ -6,6 +6,6 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
   const { cliVersion } = await import('../dist/cli/version.js');
   process.stdout.write(`${cliVersion()}\n`);
 } else {
-  const { run } = await import('../dist/cli/main.js');
+  const { run } = await import('../dist/cli-bundle/main.js');
   process.exitCode = await run(process.argv);
 }

@@ -1,15 +1,35 @@
 #!/usr/bin/env node
-// Builds dist/ in two parts: the server with tsc (src/ but src/admin), and the admin web app with
+// Builds dist/ in two parts: the server with tsc (src/ but src/admin) and the CLI's bundle of it
+// with esbuild (dist/cli-bundle), and the admin web app with
 // Vite (src/admin → dist/admin). With --if-stale each part is skipped when it was built after the
 // last change to anything it reads, so `npm test` after `npm ci` (whose `prepare` already built)
 // or a second test run skips the compile, while a test run after editing src/ still tests the edit.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const ifStale = process.argv.includes('--if-stale');
+
+/**
+ * zod's `z.locales` holds its error messages in some 50 languages (a third of the megabyte of zod a
+ * command parses); the engine writes its own messages and uses zod's English, its default. In the
+ * CLI's bundle, `z.locales` offers English alone.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => (
+      /[\\/]zod[\\/]v4[\\/]/.test(args.importer)
+        ? { path: join(dirname(args.importer), '..', 'locales', 'index.js'), namespace: 'zod-english-only' }
+        : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({
+      contents: 'export { default as en } from "./en.js";\n',
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
 
 const parts = [
   {
@@ -17,7 +37,30 @@ const parts = [
     stamp: join(root, 'dist', '.build-stamp'),
     inputs: ['src', 'tsconfig.json', 'tsconfig.build.json', 'package.json'],
     skip: ['src/admin'],
-    steps: [[join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')]],
+    clean: [join(root, 'dist', 'cli-bundle')],
+    steps: [
+      [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')],
+      // The CLI as a few files instead of some 400 modules (bin/cms.mjs loads it): a command starts
+      // in less time. Chunks split at the CLI's dynamic imports, so a command loads what it runs.
+      // Left out (loaded from node_modules when needed): packages that find files of their own
+      // beside their code (PGlite's WebAssembly, sharp's binary, Scalar's browser bundle), and
+      // large ones a command rarely needs (the AWS SDK, the AI SDK, sanitize-html, pino-pretty,
+      // listhen). A module that finds a file relative to itself sits two folders below the root,
+      // as the bundle does (src/cli/package-files.ts).
+      async () => {
+        const { build } = await import('esbuild');
+        await build({
+          entryPoints: [join(root, 'dist', 'cli', 'main.js')],
+          outdir: join(root, 'dist', 'cli-bundle'),
+          chunkNames: '[name]-[hash]',
+          bundle: true, splitting: true, format: 'esm', platform: 'node', target: 'node20', logLevel: 'warning',
+          external: ['@electric-sql/pglite', 'sharp', '@scalar/*', '@aws-sdk/*', 'ai', '@ai-sdk/*', 'sanitize-html', 'pino-pretty', 'listhen'],
+          plugins: [zodEnglishOnly],
+          // CommonJS packages in the bundle (commander) require Node's own modules.
+          banner: { js: "import { createRequire as __cmsRequire } from 'node:module'; const require = __cmsRequire(import.meta.url);" },
+        });
+      },
+    ],
   },
   {
     name: 'admin app',
@@ -54,7 +97,13 @@ for (const part of parts) {
     }
   }
   const started = Date.now();
-  for (const [script, ...args] of part.steps) {
+  for (const dir of part.clean ?? []) rmSync(dir, { recursive: true, force: true });
+  for (const step of part.steps) {
+    if (typeof step === 'function') {
+      await step();
+      continue;
+    }
+    const [script, ...args] = step;
     const result = spawnSync(process.execPath, [script, ...args], { stdio: 'inherit', cwd: root });
     if (result.status !== 0) process.exit(result.status ?? 1);
   }

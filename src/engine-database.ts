@@ -2,11 +2,25 @@
 // Kept apart from runtime.ts, whose imports (every operation and service) take a while to load: the
 // CLI starts opening the database with this module, then loads the engine while PGlite starts.
 
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CmsConfig } from './config.js';
 import type { Logger } from './core/context.js';
 import { createDb, isPostgresUrl, type DbHandle } from './db/client.js';
 import { makePrivateFolder, securePrivateTree } from './db/private-folder.js';
+
+/** Written by a clean close, after its walk: every file of the database folder is private. */
+const tightenedMark = (dataDir: string) => join(dataDir, 'db.tightened');
+
+/** Removes the mark; true when it was there. */
+function takeMark(file: string): boolean {
+  try {
+    rmSync(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** `databaseUrl` for an embedded database kept in memory (gone when the engine closes). */
 export const inMemoryDatabaseUrl = 'memory://';
@@ -50,14 +64,20 @@ export async function openEngineDatabase(config: CmsConfig, log: Logger, lent?: 
     if (!lent) await handle.close().catch(() => {});
     throw e;
   }
-  // Every file now, and on close the folders that changed meanwhile (a new file changes its folder).
+  // Every file now, unless the last engine on this folder closed it cleanly (its walk on close
+  // left every file private), and on close the folders that changed meanwhile (a new file changes
+  // its folder). The mark is taken away while the database is open: an engine that dies leaves
+  // none, and the next one walks every file again.
   const openedAt = Date.now();
-  if (embeddedDir) securePrivateTree(embeddedDir);
+  const mark = embeddedDir ? tightenedMark(config.dataDir) : null;
+  if (embeddedDir && mark && !takeMark(mark)) securePrivateTree(embeddedDir);
   return {
     handle,
     owned: !lent,
     secureAfterClose() {
-      if (embeddedDir) securePrivateTree(embeddedDir, { filesIn: { foldersChangedSince: openedAt - folderTimeSlackMs } });
+      if (!embeddedDir || !mark) return;
+      securePrivateTree(embeddedDir, { filesIn: { foldersChangedSince: openedAt - folderTimeSlackMs } });
+      try { writeFileSync(mark, `${new Date().toISOString()}\n`, { mode: 0o600 }); } catch { /* the next open walks every file */ }
     },
   };
 }

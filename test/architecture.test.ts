@@ -185,6 +185,16 @@ describe('dependency rules', () => {
     expect([...crossing('src/http', 'src/cli'), ...crossing('src/cli', 'src/http')]).toEqual([]);
   });
 
+  it('a module that finds a file relative to itself sits two folders below the root, where the CLI bundle runs it from', () => {
+    // dist/cli-bundle/*.js holds the CLI's modules: `new URL('../../x', import.meta.url)` finds the
+    // same file from there only when the module was itself at dist/<folder>/ (src/<folder>/).
+    const found = files.filter(({ source }) => /new URL\(\s*['`"]\.\.?\//.test(stripComments(source)) && /import\.meta\.url/.test(source))
+      .map(({ file }) => file)
+      .filter((file) => file.split('/').length !== 3);
+    expect(found).toEqual([]);
+    expect(files.some(({ file }) => file === 'src/cli/package-files.ts')).toBe(true);
+  });
+
   it('src/client (cms/client, for browsers and edge runtimes) imports nothing outside itself and no node: module, nor process', () => {
     const found = under('src/client').flatMap(({ file, source, imports }) => [
       ...imports.filter((i) => !i.target?.startsWith('src/client/')).map((i) => `${file} imports ${i.specifier}`),

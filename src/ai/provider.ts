@@ -1,6 +1,4 @@
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { APICallError, generateObject, NoObjectGeneratedError, type LanguageModel, type ModelMessage } from 'ai';
+import type { LanguageModel, ModelMessage } from 'ai';
 import type { AiProviderName } from '../config.js';
 import type { AiAnswer, AiProvider, AiRequest } from '../core/ai/port.js';
 import { CmsError } from '../core/errors.js';
@@ -11,6 +9,17 @@ globalThis.AI_SDK_LOG_WARNINGS = false;
 
 /** The most tokens an answer may take: the features ask for short texts. */
 const maxOutputTokens = 2048;
+
+/**
+ * The AI SDK and its providers (about a megabyte of modules, OpenTelemetry's API among them),
+ * loaded on the first request to a model: a CLI command or a server that never asks one does not
+ * pay for them at start.
+ */
+const loadSdk = async () => {
+  const [anthropic, openaiCompatible, ai] = await Promise.all([import('@ai-sdk/anthropic'), import('@ai-sdk/openai-compatible'), import('ai')]);
+  return { ...ai, createAnthropic: anthropic.createAnthropic, createOpenAICompatible: openaiCompatible.createOpenAICompatible };
+};
+type Sdk = Awaited<ReturnType<typeof loadSdk>>;
 
 /** Anthropic's own address, used when `ai.baseUrl` is not set for that provider. */
 export const anthropicBaseUrl = 'https://api.anthropic.com/v1';
@@ -32,12 +41,14 @@ export interface ReadyAiConfig {
  * request headers and nowhere else: reasons are scrubbed of it before they leave this module.
  */
 export function createAiProvider(config: ReadyAiConfig): AiProvider {
-  const model: LanguageModel = config.provider === 'anthropic'
-    ? createAnthropic({ baseURL: config.baseUrl, apiKey: config.apiKey ?? '' })(config.model)
-    : createOpenAICompatible({
+  const modelOf = (sdk: Sdk): LanguageModel => (config.provider === 'anthropic'
+    ? sdk.createAnthropic({ baseURL: config.baseUrl, apiKey: config.apiKey ?? '' })(config.model)
+    : sdk.createOpenAICompatible({
       name: 'openai-compatible', baseURL: config.baseUrl, ...(config.apiKey ? { apiKey: config.apiKey } : {}),
       supportsStructuredOutputs: config.structuredOutputs,
-    }).chatModel(config.model);
+    }).chatModel(config.model));
+  let ready: Promise<{ sdk: Sdk; model: LanguageModel }> | null = null;
+  const load = () => (ready ??= loadSdk().then((sdk) => ({ sdk, model: modelOf(sdk) })));
 
   const scrub = (text: string): string => (config.apiKey ? text.split(config.apiKey).join('[redacted]') : text);
   const fail = (status: number | null, reason: string, retryAfter?: number): CmsError => {
@@ -47,14 +58,14 @@ export function createAiProvider(config: ReadyAiConfig): AiProvider {
       { provider: config.provider, model: config.model, status, reason: short, ...(retryAfter ? { retryAfter } : {}) });
   };
 
-  async function attempt<T>(request: AiRequest<T>): Promise<AiAnswer<T>> {
+  async function attempt<T>({ sdk, model }: { sdk: Sdk; model: LanguageModel }, request: AiRequest<T>): Promise<AiAnswer<T>> {
     const messages: ModelMessage[] = [{
       role: 'user',
       content: request.image
         ? [{ type: 'text', text: request.prompt }, { type: 'image', image: request.image.data, mediaType: request.image.mediaType }]
         : request.prompt,
     }];
-    const result = await generateObject({
+    const result = await sdk.generateObject({
       model,
       schema: request.schema,
       schemaName: request.schemaName,
@@ -73,17 +84,17 @@ export function createAiProvider(config: ReadyAiConfig): AiProvider {
     };
   }
 
-  function translate(e: unknown): CmsError {
+  function translate(sdk: Sdk, e: unknown): CmsError {
     if (e instanceof CmsError) return e;
     if (e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError')) {
       return fail(null, `no answer within ${Math.round(config.timeoutMs / 1000)} s (ai.timeoutMs)`);
     }
-    if (APICallError.isInstance(e)) {
+    if (sdk.APICallError.isInstance(e)) {
       if (e.statusCode === undefined) return fail(null, `could not reach ${config.baseUrl}: ${causeOf(e)}`);
       const retryAfter = Number(e.responseHeaders?.['retry-after']);
       return fail(e.statusCode, reasonOf(e.responseBody) ?? e.message, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined);
     }
-    if (NoObjectGeneratedError.isInstance(e)) {
+    if (sdk.NoObjectGeneratedError.isInstance(e)) {
       return fail(null, 'the model\'s answer did not have the expected shape, twice; try again, or a more capable model');
     }
     if (e instanceof Error && e.name === 'AI_LoadAPIKeyError') return fail(null, 'the provider needs an API key: set CMS_AI_API_KEY');
@@ -95,16 +106,17 @@ export function createAiProvider(config: ReadyAiConfig): AiProvider {
     model: config.model,
     acceptsImages: config.images,
     async generate(request) {
+      const loaded = await load();
       try {
         try {
-          return await attempt(request);
+          return await attempt(loaded, request);
         } catch (e) {
           // An answer that is not the shape asked for is asked for once more.
-          if (!NoObjectGeneratedError.isInstance(e)) throw e;
-          return await attempt(request);
+          if (!loaded.sdk.NoObjectGeneratedError.isInstance(e)) throw e;
+          return await attempt(loaded, request);
         }
       } catch (e) {
-        throw translate(e);
+        throw translate(loaded.sdk, e);
       }
     },
   };
@@ -124,7 +136,7 @@ function reasonOf(body: string | undefined): string | null {
   return body.slice(0, 200);
 }
 
-function causeOf(e: APICallError): string {
+function causeOf(e: InstanceType<Sdk['APICallError']>): string {
   const cause: unknown = e.cause;
   if (cause instanceof Error) {
     const inner: unknown = cause.cause;

@@ -1,4 +1,4 @@
-import { chmodSync, lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -107,5 +107,28 @@ describe('the data folder is private to its owner', { timeout: cliTimeout }, () 
     expect(looseEntries(data)).toEqual([]);
     const again = await cli(['db', 'status', '--json']);
     expect(again.stderr).not.toMatch(/warning/);
+  });
+
+  it('walks every database file again after an engine that did not close (no db.tightened mark)', async () => {
+    // A clean close leaves the mark, and the next open skips the walk over every file.
+    const mark = join(data, 'db.tightened');
+    expect(existsSync(mark)).toBe(true);
+    // Files loosened as PGlite creates them, in folders that stayed private, by a process that died:
+    // it took the mark away when it opened the database and never put it back.
+    const files: string[] = [];
+    const collect = (path: string) => {
+      for (const entry of readdirSync(path, { withFileTypes: true })) {
+        if (entry.isDirectory()) collect(join(path, entry.name));
+        else files.push(join(path, entry.name));
+      }
+    };
+    collect(join(data, 'db'));
+    for (const file of files) chmodSync(file, 0o666);
+    rmSync(mark);
+    expect(looseEntries(data).length).toBeGreaterThan(100);
+    const status = await cli(['db', 'status', '--json']);
+    expect(status.code, status.stderr).toBe(0);
+    expect(looseEntries(data)).toEqual([]);
+    expect(existsSync(mark)).toBe(true);
   });
 });

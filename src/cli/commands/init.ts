@@ -19,7 +19,7 @@ export function registerInit(program: Command, state: ProgramState): void {
       }
       const { existsSync, mkdirSync, writeFileSync, cpSync, readFileSync } = await import('node:fs');
       const { join, resolve, relative } = await import('node:path');
-      const { fileURLToPath } = await import('node:url');
+      const { packageFile } = await import('../package-files.js');
       const target = resolve(io.cwd, dir);
       if (existsSync(join(target, 'cms.config.json'))) {
         throw new UsageError(`${relative(io.cwd, target) || '.'} already has a cms.config.json; edit it, or init another folder`);
@@ -35,7 +35,7 @@ export function registerInit(program: Command, state: ProgramState): void {
       const config = { $schema: undefined, project: answers.project, dataDir: '.cms', schemasDir: 'schemas' };
       delete config.$schema;
       writeFileSync(join(target, 'cms.config.json'), JSON.stringify(config, null, 2) + '\n');
-      const templates = fileURLToPath(new URL('../../../templates/schemas', import.meta.url));
+      const templates = packageFile('templates/schemas');
       mkdirSync(join(target, 'schemas'), { recursive: true });
       if (answers.starter) cpSync(templates, join(target, 'schemas'), { recursive: true });
       const { writeJsonSchema } = await import('../schema-files.js');
