@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// Builds dist/ in two parts: the server with tsc (src/ but src/admin) and the CLI's bundle of it
-// with esbuild (dist/cli-bundle), and the admin web app with
-// Vite (src/admin → dist/admin). With --if-stale each part is skipped when it was built after the
-// last change to anything it reads, so `npm test` after `npm ci` (whose `prepare` already built)
-// or a second test run skips the compile, while a test run after editing src/ still tests the edit.
+// Builds dist/ in two parts: the server with tsc (src/ but src/admin), then the CLI's esbuild
+// bundle of it (dist/cli-bundle); and the admin web app with Vite (src/admin → dist/admin). With
+// --if-stale each part is skipped when it was built after the last change to anything it reads, so
+// `npm test` after `npm ci` (whose `prepare` already built) or a second test run skips the compile,
+// while a test run after editing src/ still tests the edit.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
