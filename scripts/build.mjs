@@ -45,20 +45,30 @@ const parts = [
       // Left out (loaded from node_modules when needed): packages that find files of their own
       // beside their code (PGlite's WebAssembly, sharp's binary, Scalar's browser bundle), and
       // large ones a command rarely needs (the AWS SDK, the AI SDK, sanitize-html, pino-pretty,
-      // listhen). A module that finds a file relative to itself sits two folders below the root,
+      // listhen), and undici (CommonJS, imported dynamically: see the check below). A module that finds a file relative to itself sits two folders below the root,
       // as the bundle does (src/cli/package-files.ts).
       async () => {
         const { build } = await import('esbuild');
-        await build({
+        const { metafile } = await build({
+          metafile: true,
           entryPoints: [join(root, 'dist', 'cli', 'main.js')],
           outdir: join(root, 'dist', 'cli-bundle'),
           chunkNames: '[name]-[hash]',
           bundle: true, splitting: true, format: 'esm', platform: 'node', target: 'node20', logLevel: 'warning',
-          external: ['@electric-sql/pglite', 'sharp', '@scalar/*', '@aws-sdk/*', 'ai', '@ai-sdk/*', 'sanitize-html', 'pino-pretty', 'listhen'],
+          external: ['@electric-sql/pglite', 'sharp', '@scalar/*', '@aws-sdk/*', 'ai', '@ai-sdk/*', 'sanitize-html', 'pino-pretty', 'listhen', 'undici'],
           plugins: [zodEnglishOnly],
           // CommonJS packages in the bundle (commander) require Node's own modules.
           banner: { js: "import { createRequire as __cmsRequire } from 'node:module'; const require = __cmsRequire(import.meta.url);" },
         });
+        // A dynamic import of a CommonJS package gets no named exports from esbuild (Node gives
+        // them): `(await import('undici')).Agent` is undefined in the bundle. Such a package stays
+        // external; the build refuses one that does not.
+        const cjsLoadedLazily = Object.entries(metafile.inputs).flatMap(([file, input]) => input.imports
+          .filter((i) => i.kind === 'dynamic-import' && metafile.inputs[i.path]?.format === 'cjs')
+          .map((i) => `${file} imports ${i.original ?? i.path} (${i.path})`));
+        if (cjsLoadedLazily.length) {
+          throw new Error(`CommonJS packages imported dynamically must be external in the CLI bundle:\n${cjsLoadedLazily.join('\n')}`);
+        }
       },
     ],
   },
