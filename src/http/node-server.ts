@@ -1,4 +1,5 @@
 import { createServer, IncomingMessage, ServerResponse, STATUS_CODES, type Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { toNodeHandler } from 'h3/node';
 import { CmsError } from '../core/errors.js';
@@ -220,11 +221,34 @@ function endSocket(socket: Duplex, status: number, body: string): void {
  * Node would send as it is. And once the server is closing, every answer ends its connection, so
  * no keep-alive socket outlives the request it was answering.
  */
+/** How long a connection refused with 413 keeps reading (and dropping) the body it is still sent. */
+const lingerMs = 2_000;
+
+/**
+ * A 413 is answered before the body was read, with `Connection: close`. Closing the socket at once,
+ * with the client's bytes still arriving, makes the kernel reset the connection, and a reset can
+ * throw away the answer before the client read it (the client sees EPIPE or ECONNRESET instead of
+ * its 413). Like nginx's lingering close, the connection ends its sending side after the answer,
+ * goes on reading and dropping what the client still sends, and closes when the client does or
+ * after `lingerMs`.
+ */
+function lingerAfterAnswer(socket: Socket): void {
+  socket.destroySoon = () => {
+    socket.end();
+    socket.on('data', () => {});
+    const timer = setTimeout(() => socket.destroy(), lingerMs);
+    timer.unref();
+    socket.once('end', () => socket.destroy());
+    socket.once('close', () => clearTimeout(timer));
+  };
+}
+
 function responseClass(state: { closing: boolean }) {
   return class ServerAnswer extends ServerResponse {
     override writeHead(statusCode: number, ...rest: unknown[]): this {
       if (rest[0] === '') rest[0] = STATUS_CODES[statusCode] ?? 'Unknown';
       if (state.closing) this.shouldKeepAlive = false;
+      if (statusCode === 413 && !this.req.complete && this.socket) lingerAfterAnswer(this.socket);
       // writeHead's overloads take (status, message?, headers?) or (status, headers?); the arguments
       // are passed on exactly as given, which no single overload describes.
       return (ServerResponse.prototype.writeHead as (this: ServerResponse, ...args: unknown[]) => this).call(this, statusCode, ...rest);
