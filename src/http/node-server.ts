@@ -215,12 +215,6 @@ function endSocket(socket: Duplex, status: number, body: string): void {
   setTimeout(() => socket.destroy(), 1000).unref();
 }
 
-/**
- * Node's response with two additions. Every answer carries its standard reason phrase
- * (`HTTP/1.1 404 Not Found`): srvx hands h3's empty `statusText` on to `writeHead` as '', which
- * Node would send as it is. And once the server is closing, every answer ends its connection, so
- * no keep-alive socket outlives the request it was answering.
- */
 /** How long a connection refused with 413 keeps reading (and dropping) the body it is still sent. */
 const lingerMs = 2_000;
 
@@ -243,6 +237,13 @@ function lingerAfterAnswer(socket: Socket): void {
   };
 }
 
+/**
+ * Node's response with three additions. Every answer carries its standard reason phrase
+ * (`HTTP/1.1 404 Not Found`): srvx hands h3's empty `statusText` on to `writeHead` as '', which
+ * Node would send as it is. Once the server is closing, every answer ends its connection, so
+ * no keep-alive socket outlives the request it was answering. And a 413 sent before the body was
+ * all read closes its connection lingering (`lingerAfterAnswer`).
+ */
 function responseClass(state: { closing: boolean }) {
   return class ServerAnswer extends ServerResponse {
     override writeHead(statusCode: number, ...rest: unknown[]): this {
