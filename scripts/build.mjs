@@ -46,7 +46,7 @@ const parts = [
       // beside their code (PGlite's WebAssembly, sharp's binary, Scalar's browser bundle), and
       // large ones a command rarely needs (the AWS SDK, the AI SDK, sanitize-html, pino-pretty,
       // listhen), and undici (CommonJS, imported dynamically: see the check below). A module that finds a file relative to itself sits two folders below the root,
-      // as the bundle does (src/cli/package-files.ts).
+      // as the bundle does (src/lib/package-files.ts).
       async () => {
         const { build } = await import('esbuild');
         const { metafile } = await build({

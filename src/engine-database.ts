@@ -69,13 +69,13 @@ export async function openEngineDatabase(config: CmsConfig, log: Logger, lent?: 
   // its folder). The mark is taken away while the database is open: an engine that dies leaves
   // none, and the next one walks every file again.
   const openedAt = Date.now();
-  const mark = embeddedDir ? tightenedMark(config.dataDir) : null;
-  if (embeddedDir && mark && !takeMark(mark)) securePrivateTree(embeddedDir);
+  const mark = tightenedMark(config.dataDir);
+  if (embeddedDir && !takeMark(mark)) securePrivateTree(embeddedDir);
   return {
     handle,
     owned: !lent,
     secureAfterClose() {
-      if (!embeddedDir || !mark) return;
+      if (!embeddedDir) return;
       securePrivateTree(embeddedDir, { filesIn: { foldersChangedSince: openedAt - folderTimeSlackMs } });
       try { writeFileSync(mark, `${new Date().toISOString()}\n`, { mode: 0o600 }); } catch { /* the next open walks every file */ }
     },

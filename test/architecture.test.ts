@@ -192,7 +192,7 @@ describe('dependency rules', () => {
       .map(({ file }) => file)
       .filter((file) => file.split('/').length !== 3);
     expect(found).toEqual([]);
-    expect(files.some(({ file }) => file === 'src/cli/package-files.ts')).toBe(true);
+    expect(files.some(({ file }) => file === 'src/lib/package-files.ts')).toBe(true);
   });
 
   it('src/client (cms/client, for browsers and edge runtimes) imports nothing outside itself and no node: module, nor process', () => {

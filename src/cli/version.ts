@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { packageFile } from './package-files.js';
+import { packageFile } from '../lib/package-files.js';
 
 /**
  * The package's version, from its package.json. A module of its own: bin/cms.mjs answers

@@ -2,8 +2,8 @@ import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { makePrivateFolder } from './private-folder.js';
+import { packageFile } from '../lib/package-files.js';
 import { propertyOf } from '../lib/unknown-values.js';
 import { z } from 'zod';
 
@@ -11,7 +11,7 @@ import { z } from 'zod';
  * The database migrations (SQL schema upgrades) drizzle-kit wrote, shipped with the package
  * beside dist/. Not to be confused with ButterCMS migrations (imports), src/core/migrations.
  */
-export const databaseMigrationsFolder = fileURLToPath(new URL('../../db-migrations', import.meta.url));
+export const databaseMigrationsFolder = packageFile('db-migrations');
 
 export type Schema = typeof import('./schema/index.js');
 /**

@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageFile } from '../lib/package-files.js';
 
 /**
  * The admin web app (src/admin, built by Vite into dist/admin) served at /admin. The server never
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
  */
 
 /** dist/admin beside the package's dist/: this file is two folders below the root as src/http/ and as dist/http/. */
-export const defaultAdminDir = fileURLToPath(new URL('../../dist/admin/', import.meta.url));
+export const defaultAdminDir = packageFile('dist/admin/');
 
 /** No inline script, no inline style attribute, nothing from elsewhere; the API is same-origin. */
 export const adminContentSecurityPolicy = [

@@ -19,7 +19,7 @@ export function registerInit(program: Command, state: ProgramState): void {
       }
       const { existsSync, mkdirSync, writeFileSync, cpSync, readFileSync } = await import('node:fs');
       const { join, resolve, relative } = await import('node:path');
-      const { packageFile } = await import('../package-files.js');
+      const { packageFile } = await import('../../lib/package-files.js');
       const target = resolve(io.cwd, dir);
       if (existsSync(join(target, 'cms.config.json'))) {
         throw new UsageError(`${relative(io.cwd, target) || '.'} already has a cms.config.json; edit it, or init another folder`);
