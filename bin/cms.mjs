@@ -6,6 +6,8 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
   const { cliVersion } = await import('../dist/cli/version.js');
   process.stdout.write(`${cliVersion()}\n`);
 } else {
-  const { run } = await import('../dist/cli-bundle/main.js');
+  const { run, isShortCommand } = await import('../dist/cli-bundle/main.js');
+  // Set before PGlite compiles its WebAssembly (when the command opens the database).
+  if (isShortCommand(process.argv)) (await import('node:v8')).setFlagsFromString('--liftoff-only');
   process.exitCode = await run(process.argv);
 }
