@@ -188,10 +188,11 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
   const byId = new Map<string, ProjectRef>();
 
   const remember = (p: ProjectRef) => { bySlug.set(p.slug, p); byId.set(p.id, p); return p; };
-  // A project's locales change with its content (the locale operations mark it changed): the
-  // project is read again after any content change, here or in another process.
-  const contentChanged = (projectId: string) => {
-    const known = byId.get(projectId);
+  // A project's locales live in its row: the project is read again after a write that changed
+  // the row (ctx.projectChanged), and after any content change another process tells of, unless
+  // its notice says the row did not change.
+  const contentChanged = (projectId: string, projectToo: boolean) => {
+    const known = projectToo ? byId.get(projectId) : undefined;
     if (known) {
       byId.delete(projectId);
       bySlug.delete(known.slug);
@@ -199,6 +200,7 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
     kept.changed(projectId);
     events.emit('content-changed', projectId);
   };
+  const anyChange = (projectId: string) => contentChanged(projectId, true);
 
   // The configured project exists from the first command on: zero set-up.
   if (config.createProject !== false) {
@@ -213,19 +215,21 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
   // change of the revision seen by a poll, so a lost notice is noticed within seconds.
   const watch = handle.driver === 'postgres'
     ? watchRevisions(db, revisionWatchMs, () => kept.followed || events.listenerCount('content-changed') > 0,
-      contentChanged, log)
+      anyChange, log)
     : null;
   if (handle.driver === 'postgres') {
     // Other processes on the same database tell us about their writes, so caches stay exact.
     const offContent = await handle.listen(contentChannel, (payload) => {
-      const [projectId = '', from] = payload.split(' ');
-      if (from !== instance) contentChanged(projectId);
+      // "<project id> <engine> content" when the project's row did not change; a notice without
+      // the third word (a change of the row, or an engine of an earlier version) drops it.
+      const [projectId = '', from, what] = payload.split(' ');
+      if (from !== instance) contentChanged(projectId, what !== contentOnly);
     }, () => {
       // Notices sent while the connection was down are lost: drop everything kept, in every project.
       log.warn('LISTEN connection reconnected; dropping every cached answer');
       db.select({ id: projects.id }).from(projects).then((rows) => {
         for (const { id } of rows) {
-          contentChanged(id);
+          anyChange(id);
           events.emit('keys-changed', id);
         }
       }, (e: unknown) => log.warn('could not list the projects after the LISTEN reconnect', { error: String(e) }));
@@ -277,7 +281,7 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
     const parsed = parseInput(op, input);
     if (!op.write) return op.run(makeCtx(db, project, actor, null, runOptions), parsed);
 
-    const unit: UnitOfWork = { changed: false, keys: false, outbox: [], after: [], emitted: [] };
+    const unit: UnitOfWork = { changed: false, project: false, keys: false, outbox: [], after: [], emitted: [] };
     let result: unknown;
     try {
       result = await db.transaction(async (tx) => {
@@ -299,12 +303,12 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
     // all transactions that NOTIFY (a global lock held through the commit's flush).
     // (The outbox channel on PGlite too: engines that share one PGlite hear each other's.)
     await Promise.all([
-      unit.changed && handle.driver === 'postgres' ? contentNotices.send(project.id) : undefined,
+      unit.changed && handle.driver === 'postgres' ? contentNotices.send(unit.project ? project.id : `${project.id} ${contentOnly}`) : undefined,
       unit.outbox.length ? outboxNotices.send(project.id) : undefined,
     ]);
     if (unit.changed) {
       watch?.ownWrite(project.id);
-      contentChanged(project.id);
+      contentChanged(project.id, unit.project);
     }
     if (unit.keys) events.emit('keys-changed', project.id);
     for (const ev of unit.emitted) events.emit('event', ev);
@@ -317,6 +321,8 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
 
   interface UnitOfWork {
     changed: boolean;
+    /** The project's own row changed (its locales): the engines read it again. */
+    project: boolean;
     keys: boolean;
     /** Delivery rows of the events emitted, inserted together before the commit. */
     outbox: OutboxRow[];
@@ -345,6 +351,11 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
         u.emitted.push(locales ? { projectId: project.id, kind, data, locales } : { projectId: project.id, kind, data });
       },
       contentChanged() { needUnit('contentChanged').changed = true; },
+      projectChanged() {
+        const u = needUnit('projectChanged');
+        u.changed = true;
+        u.project = true;
+      },
       keysChanged() { needUnit('keysChanged').keys = true; },
       afterCommit(fn) { needUnit('afterCommit').after.push(fn); },
       runWrite(op, input, answer) {
@@ -371,7 +382,11 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
     });
   }
 
-  const contentNotices = sharedNotices((projectId) => db.execute(sql`select pg_notify(${contentChannel}, ${`${projectId} ${instance}`})`));
+  // The payload: the project's id, this engine, and `content` when the project's row did not change.
+  const contentNotices = sharedNotices((payload) => {
+    const [projectId, what] = payload.split(' ');
+    return db.execute(sql`select pg_notify(${contentChannel}, ${[projectId, instance, what].filter(Boolean).join(' ')})`);
+  });
   const outboxNotices = sharedNotices((projectId) => db.execute(sql`select pg_notify(${outboxChannel}, ${projectId})`));
 
   async function authorize(name: OperationName, runOptions: RunOptions): Promise<void> {
@@ -383,34 +398,43 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
 
   /**
    * Keys whose write is running in this process. Only a request that runs the operation holds
-   * its key: retries that merely look up a stored answer hold nothing, so any number of them at
-   * once all replay it.
+   * its key: retries that merely look up a stored answer hold nothing, and a request that finds
+   * the key held by a transactional write's run looks too, so any number of them at once all
+   * replay it.
    */
   const running = new Set<string>();
   const stillRunning = () => new CmsError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still running; retry once it has finished');
 
   async function runIdempotent(name: OperationName, input: unknown, runOptions: RunOptions, idem: IdempotentRun): Promise<IdempotentResult> {
     const flight = `${idem.scope.apiKeyId}\u0000${idem.scope.key}`;
+    const op = lookup(name);
     // Refused without a database round trip while the first still runs here.
-    if (running.has(flight)) throw stillRunning();
-    const stored = await findStoredResponse(db, idem.scope, clock.now());
-    if (stored) return { ...stored, replayed: true };
-    if (running.has(flight)) throw stillRunning();
+    if (running.has(flight) && !op.transactional) throw stillRunning();
+    // A transactional write runs without looking first: a stored answer makes its run fail (the
+    // key's record is taken, or the write itself is refused, its slug taken say) and is found
+    // below. A request that finds the key held here looks, as the holder may be such a retry.
+    if (running.has(flight) || !op.transactional) {
+      const stored = await findStoredResponse(db, idem.scope, clock.now());
+      if (stored) return { ...stored, replayed: true };
+      if (running.has(flight)) throw stillRunning();
+    }
     running.add(flight);
     try {
       try {
-        const result = await execute(lookup(name), input, {
+        const result = await execute(op, input, {
           ...runOptions,
           beforeCommit: (tx, out) => storeResponse(tx, idem.scope, { status: idem.status, body: idem.wrap(out) }, clock.now()),
         });
         return { status: idem.status, body: idem.wrap(result), replayed: false };
       } catch (e) {
-        if (isCmsError(e)) {
-          // Another process may have run the same request under this key meanwhile (its commit
-          // is what made this run fail: a taken slug, a moved version, the key's own row): the
-          // answer it stored is the answer.
+        if (isCmsError(e) || op.transactional) {
+          // The request ran before under this key (a transactional write looks only now), or
+          // another process ran it meanwhile (its commit is what made this run fail: a taken
+          // slug, a moved version, the key's own row): the answer it stored is the answer.
           const theirs = await findStoredResponse(db, idem.scope, clock.now());
           if (theirs) return { ...theirs, replayed: true };
+        }
+        if (isCmsError(e)) {
           const failure = idem.storedFailure(e);
           if (failure) {
             await db.transaction((tx) => storeResponse(tx, idem.scope, failure, clock.now())).catch(() => {});
@@ -455,6 +479,9 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
   };
   return engine;
 }
+
+/** The last word of a content notice when the project's own row did not change. */
+const contentOnly = 'content';
 
 /** How often an engine whose content is kept polls the revisions on PostgreSQL (see watchRevisions). */
 const revisionWatchMs = 2000;

@@ -21,7 +21,7 @@ export interface Logger {
 export interface ProjectRef {
   id: string;
   slug: string;
-  /** The project's locales and its default (read with the project; a change of them is a content change). */
+  /** The project's locales and its default (read with the project; a change of them is a project change, ctx.projectChanged). */
   locales: ProjectLocales;
 }
 
@@ -121,6 +121,11 @@ export interface Ctx {
   emit(kind: EventKind, data: unknown, opts?: { locales?: readonly string[] }): Promise<void>;
   /** Marks the project's public content as changed: caches drop it once the write commits. */
   contentChanged(): void;
+  /**
+   * Marks the project's own row (its locales) as changed, and with it its content: every engine
+   * reads the project again once the write commits (a content change alone keeps it).
+   */
+  projectChanged(): void;
   /** Marks API keys as changed (revoked): key caches drop them once the write commits. */
   keysChanged(): void;
   /** Runs after the transaction commits (never when it rolls back). */

@@ -26,6 +26,13 @@ export interface Operation<S extends z.ZodType = z.ZodType, O = unknown> {
   access: Access;
   /** Writes run in one transaction; reads do not open one. */
   write: boolean;
+  /**
+   * A write whose every effect is in its transaction (no file written, no network call; hooks
+   * after the commit aside): a request retried under an Idempotency-Key may run it again and
+   * roll back. Its door then looks for the stored answer only when the run fails (the key taken,
+   * or the retried write refused), not in a round trip before every run.
+   */
+  transactional?: true;
   /** Operations on no project (users, projects) say so; every other one runs in a project. */
   global?: boolean;
   /** The code for input that does not parse (queries answer INVALID_QUERY). */

@@ -124,6 +124,31 @@ describe('concurrency', () => {
       }
     });
 
+    it('a locale added through one engine is known to the other one, which has been writing pages meanwhile', async () => {
+      const other = await createCms(h.t.config);
+      const otherHttp = await serveOverSocket(other);
+      const create = (slug: string, extra: object = {}) => fetch(`${otherHttp.url}/api/v1/pages`, {
+        method: 'POST',
+        headers: { 'x-api-key': h.keys.secret, 'idempotency-key': `locale-notice-${slug}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ pageTypeSlug: 'landing', name: slug, slug, fields: { title: 'T' }, ...extra }),
+      });
+      try {
+        // The other engine knows the project (its writes keep it), with one locale.
+        for (const slug of ['before-1', 'before-2']) expect((await create(slug)).status).toBe(201);
+        const refused = await create('before-fr', { locale: 'fr' });
+        expect(refused.status).toBe(400);
+        const heard = new Promise<void>((resolve) => other.events.once('content-changed', () => resolve()));
+        await h.t.run('locales.add', { code: 'fr', name: 'Français' });
+        await heard;
+        const created = await create('after-fr', { locale: 'fr' });
+        expect(created.status, JSON.stringify(await created.clone().json())).toBe(201);
+      } finally {
+        await h.t.run('locales.remove', { code: 'fr' }).catch(() => {});
+        await otherHttp.close();
+        await other.close();
+      }
+    });
+
     it('one Idempotency-Key sent to two engines on the same database at once creates one page', async () => {
       const other = await createCms(h.t.config);
       const otherHttp = await serveOverSocket(other);

@@ -88,6 +88,22 @@ describe('idempotency', () => {
     expect(await d2.json()).toEqual({ success: true });
   });
 
+  it('replays to every retry of a finished request sent at once, and writes nothing more', async () => {
+    const body = { pageTypeSlug: 'landing', name: 'Burst', slug: 'burst', fields: { title: 'T' } };
+    const first = await h.write('POST', '/api/v1/pages', body, { idem: 'burst-1' });
+    expect(first.status).toBe(201);
+    const firstBody = await first.json();
+    const count = await pageCount();
+    h.events.length = 0;
+    // Straight into the app, so that all of them are in the engine at once.
+    const retries = await Promise.all(Array.from({ length: 8 }, () => h.write('POST', '/api/v1/pages', body, { idem: 'burst-1', door: 'app.fetch' })));
+    expect(retries.map((r) => r.status)).toEqual(Array(8).fill(201));
+    expect(retries.map((r) => r.headers.get('idempotent-replayed'))).toEqual(Array(8).fill('true'));
+    for (const r of retries) expect(await r.json()).toEqual(firstBody);
+    expect(await pageCount()).toBe(count);
+    expect(h.events).toEqual([]);
+  });
+
   it('refuses the same key with a different request: 422 IDEMPOTENCY_KEY_REUSED', async () => {
     const r = await h.write('POST', '/api/v1/pages', { pageTypeSlug: 'landing', name: 'Reuse', slug: 'reuse' }, { idem: 'reuse-1' });
     expect(r.status).toBe(201);

@@ -40,6 +40,7 @@ export const createPage = defineOperation({
   }),
   access: writeAccess,
   write: true,
+  transactional: true,
   run: (ctx, input) => createEntry(ctx, 'page', {
     typeSlug: input.pageTypeSlug, name: input.name, slug: input.slug, fields: input.fields, seo: input.seo, status: input.status,
     locale: input.locale,
@@ -59,6 +60,7 @@ export const createItem = defineOperation({
   }),
   access: writeAccess,
   write: true,
+  transactional: true,
   run: (ctx, input) => createEntry(ctx, 'item', {
     typeSlug: input.collectionTypeSlug, name: input.name, slug: input.slug, fields: input.fields, status: input.status,
     sortOrder: input.sortOrder, locale: input.locale,
@@ -79,6 +81,7 @@ export const updatePage = defineOperation({
   }),
   access: writeAccess,
   write: true,
+  transactional: true,
   run: (ctx, input) => updateEntry(ctx, 'page', {
     ref: input.ref, typeSlug: input.collection, name: input.name, slug: input.slug, fields: input.fields,
     seo: input.seo, expectedVersion: input.version, locale: input.locale,
@@ -99,6 +102,7 @@ export const updateItem = defineOperation({
   }),
   access: writeAccess,
   write: true,
+  transactional: true,
   run: (ctx, input) => updateEntry(ctx, 'item', {
     ref: input.ref, typeSlug: input.collection, name: input.name, slug: input.slug, fields: input.fields,
     sortOrder: input.sortOrder, expectedVersion: input.version, locale: input.locale,
@@ -110,6 +114,7 @@ export const publishPage = defineOperation({
   input: z.strictObject({ ref: refSchema, collection: pageTypeRef }),
   access: writeAccess,
   write: true,
+  transactional: true,
   run: (ctx, input) => publishEntry(ctx, 'page', input.ref, input.collection),
 });
 
@@ -118,6 +123,7 @@ export const publishItem = defineOperation({
   input: z.strictObject({ ref: refSchema, collection: itemTypeRef }),
   access: writeAccess,
   write: true,
+  transactional: true,
   run: (ctx, input) => publishEntry(ctx, 'item', input.ref, input.collection),
 });
 
@@ -126,6 +132,7 @@ export const unpublishPage = defineOperation({
   input: z.strictObject({ ref: refSchema, collection: pageTypeRef }),
   access: writeAccess,
   write: true,
+  transactional: true,
   run: (ctx, input) => unpublishEntry(ctx, 'page', input.ref, input.collection),
 });
 
@@ -134,6 +141,7 @@ export const unpublishItem = defineOperation({
   input: z.strictObject({ ref: refSchema, collection: itemTypeRef }),
   access: writeAccess,
   write: true,
+  transactional: true,
   run: (ctx, input) => unpublishEntry(ctx, 'item', input.ref, input.collection),
 });
 
@@ -142,6 +150,7 @@ export const deletePage = defineOperation({
   input: z.strictObject({ ref: refSchema, collection: pageTypeRef, force: forceFlag }),
   access: writeAccess,
   write: true,
+  transactional: true,
   run: (ctx, input) => deleteEntry(ctx, 'page', input.ref, input.collection, input.force),
 });
 
@@ -150,6 +159,7 @@ export const deleteItem = defineOperation({
   input: z.strictObject({ ref: refSchema, collection: itemTypeRef, force: forceFlag }),
   access: writeAccess,
   write: true,
+  transactional: true,
   run: (ctx, input) => deleteEntry(ctx, 'item', input.ref, input.collection, input.force),
 });
 

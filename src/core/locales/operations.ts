@@ -29,7 +29,7 @@ export async function saveLocales(ctx: Ctx, pl: ProjectLocales): Promise<LocaleV
   await ctx.db.update(projects).set({ locales: pl.locales, defaultLocale: pl.defaultLocale }).where(eq(projects.id, ctx.project.id));
   // What every read in a locale answers depends on the locales: cached answers go, and the
   // engines sharing the database read the project again.
-  ctx.contentChanged();
+  ctx.projectChanged();
   return toViews(pl);
 }
 

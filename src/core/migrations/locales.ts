@@ -91,7 +91,7 @@ export async function applyImportLocales(ctx: Ctx, write: LocalesWrite): Promise
   }
   if (added.length || previousDefault) {
     await ctx.db.update(projects).set({ locales, defaultLocale }).where(eq(projects.id, ctx.project.id));
-    ctx.contentChanged();
+    ctx.projectChanged();
   }
   return { added, defaultLocale, ...(previousDefault ? { previousDefault } : {}) };
 }
