@@ -83,6 +83,31 @@ describe('events of the content and media operations reach a receiver', () => {
     expect(await only()).toMatchObject({ event: 'collection_item.deleted', data: { id: item.id, name: 'Mug', slug: 'mug' } });
   });
 
+  it('a page or item write reaches each active webhook subscribed to its event, and no other', async () => {
+    const other = await startReceiver();
+    const itemsOnly = await t.run('webhooks.create', { url: other.url, events: ['collection_item.created'] });
+    const disabled = await t.run('webhooks.create', { url: other.url, events: [...eventKinds], active: false });
+    try {
+      await t.run('pages.create', { pageTypeSlug: 'landing', name: 'Routed', slug: 'routed', fields: { title: 'Hi' } });
+      expect((await deliver()).map((g) => g.body.event)).toEqual(['page.created']);
+      expect(other.received).toEqual([]);
+      await t.run('items.create', { collectionTypeSlug: 'products', name: 'Routed', slug: 'routed', fields: { price: 1 } });
+      expect((await deliver()).map((g) => g.body.event)).toEqual(['collection_item.created']);
+      // Sent for the subscribed webhook: signed with its secret.
+      expect(other.received.map((g) => [g.body.event, g.headers['x-webhook-signature']]))
+        .toEqual([['collection_item.created', 'sha256=' + createHmac('sha256', itemsOnly.secret).update(other.received[0]!.raw).digest('hex')]]);
+      // Switched on, the disabled one hears the next write.
+      await t.run('webhooks.update', { id: disabled.id, active: true });
+      await t.run('items.update', { ref: { slug: 'routed' }, collection: 'products', name: 'Routed again' });
+      await deliver();
+      expect(other.received.map((g) => g.body.event)).toEqual(['collection_item.created', 'collection_item.updated']);
+    } finally {
+      await t.run('webhooks.delete', { id: itemsOnly.id });
+      await t.run('webhooks.delete', { id: disabled.id });
+      await other.close();
+    }
+  });
+
   it('bulk publish sends one page.published per page, with { id }', async () => {
     const a = await t.run('pages.create', { pageTypeSlug: 'landing', name: 'A', slug: 'bulk-a', fields: { title: 'A' } });
     const b = await t.run('pages.create', { pageTypeSlug: 'landing', name: 'B', slug: 'bulk-b', fields: { title: 'B' } });

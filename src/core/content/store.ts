@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
   collectionItems, collectionTypes, itemSlugHistory, itemVersions, pages, pageSlugHistory, pageTypes, pageVersions,
@@ -6,6 +6,7 @@ import {
 } from '../../db/schema/index.js';
 import type { EventKind } from '../context.js';
 import { CmsError } from '../errors.js';
+import { activeWebhooksColumn, isTransaction, keepActiveWebhooks, knowsActiveWebhooks } from '../webhooks/outbox.js';
 import { storedFields, type SchemaField } from '../schema/index.js';
 import { toItemWriteShape, toPageWriteShape, type ItemWriteShape, type PageWriteShape } from './shapes.js';
 
@@ -142,7 +143,14 @@ export const pageStore: EntryStore<'page'> = {
   label: 'Page',
   events: { created: 'page.created', updated: 'page.updated', published: 'page.published', unpublished: 'page.unpublished', deleted: 'page.deleted' },
   async findType(db, projectId, slug) {
-    const [t] = await db.select().from(pageTypes).where(and(eq(pageTypes.projectId, projectId), eq(pageTypes.slug, slug)));
+    const where = and(eq(pageTypes.projectId, projectId), eq(pageTypes.slug, slug));
+    if (!isTransaction(db) || knowsActiveWebhooks(db, projectId)) {
+      const [t] = await db.select().from(pageTypes).where(where);
+      return t ? typeOf(t) : null;
+    }
+    // A write: the project's active webhooks come along, for the events it emits.
+    const [t] = await db.select({ ...getTableColumns(pageTypes), hooks: activeWebhooksColumn(projectId) }).from(pageTypes).where(where);
+    if (t) keepActiveWebhooks(db, projectId, t.hooks);
     return t ? typeOf(t) : null;
   },
   async typeById(db, id) {
@@ -198,7 +206,14 @@ export const itemStore: EntryStore<'item'> = {
     unpublished: 'collection_item.unpublished', deleted: 'collection_item.deleted',
   },
   async findType(db, projectId, slug) {
-    const [t] = await db.select().from(collectionTypes).where(and(eq(collectionTypes.projectId, projectId), eq(collectionTypes.slug, slug)));
+    const where = and(eq(collectionTypes.projectId, projectId), eq(collectionTypes.slug, slug));
+    if (!isTransaction(db) || knowsActiveWebhooks(db, projectId)) {
+      const [t] = await db.select().from(collectionTypes).where(where);
+      return t ? typeOf(t) : null;
+    }
+    // A write: the project's active webhooks come along, for the events it emits.
+    const [t] = await db.select({ ...getTableColumns(collectionTypes), hooks: activeWebhooksColumn(projectId) }).from(collectionTypes).where(where);
+    if (t) keepActiveWebhooks(db, projectId, t.hooks);
     return t ? typeOf(t) : null;
   },
   async typeById(db, id) {

@@ -1,4 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import { webhookDeliveries, webhooks } from '../../db/schema/index.js';
 import type { EventKind } from '../context.js';
@@ -45,7 +46,29 @@ async function activeWebhooks(db: Db, projectId: string): Promise<SubscribedHook
   return hooks;
 }
 
-const isTransaction = (db: Db): boolean => 'rollback' in db && typeof db.rollback === 'function';
+export const isTransaction = (db: Db): boolean => 'rollback' in db && typeof db.rollback === 'function';
+
+/**
+ * The project's active webhooks as one column of another query: a write that reads a row first
+ * anyway (its content type) reads them in the same statement, one round trip less, and keeps
+ * them for its transaction's events with keepActiveWebhooks. A JSON array of [id, events].
+ */
+export const activeWebhooksColumn = (projectId: string) => sql<unknown>`(select coalesce(json_agg(json_build_array(${webhooks.id}, ${webhooks.events})), '[]'::json) from ${webhooks} where ${webhooks.projectId} = ${projectId} and ${webhooks.active})`;
+
+const hooksColumnSchema = z.array(z.tuple([z.string(), z.array(z.string())]));
+
+/** Whether the transaction `db` knows the project's active webhooks already (a bulk write reads them once). */
+export const knowsActiveWebhooks = (db: Db, projectId: string): boolean => hooksOfTransaction.get(db)?.has(projectId) ?? false;
+
+/** Keeps what activeWebhooksColumn read for the rest of the transaction `db` (outside one: nothing). */
+export function keepActiveWebhooks(db: Db, projectId: string, column: unknown): void {
+  if (!isTransaction(db)) return;
+  // postgres.js hands drizzle JSON as text; PGlite parses it.
+  const parsed = hooksColumnSchema.parse(typeof column === 'string' ? JSON.parse(column) : column);
+  const byProject = hooksOfTransaction.get(db) ?? new Map<string, SubscribedHook[]>();
+  byProject.set(projectId, parsed.map(([id, events]) => ({ id, events })));
+  hooksOfTransaction.set(db, byProject);
+}
 
 /** A delivery row, built when its event is emitted and inserted with the others of its transaction. */
 export interface OutboxRow {
