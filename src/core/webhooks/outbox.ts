@@ -63,7 +63,7 @@ export const knowsActiveWebhooks = (db: Db, projectId: string): boolean => hooks
 /** Keeps what activeWebhooksColumn read for the rest of the transaction `db` (outside one: nothing). */
 export function keepActiveWebhooks(db: Db, projectId: string, column: unknown): void {
   if (!isTransaction(db)) return;
-  // postgres.js hands drizzle JSON as text; PGlite parses it.
+  // Parsed by the driver, or handed over as text: either is read.
   const parsed = hooksColumnSchema.parse(typeof column === 'string' ? JSON.parse(column) : column);
   const byProject = hooksOfTransaction.get(db) ?? new Map<string, SubscribedHook[]>();
   byProject.set(projectId, parsed.map(([id, events]) => ({ id, events })));
