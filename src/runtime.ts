@@ -303,7 +303,9 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
     // all transactions that NOTIFY (a global lock held through the commit's flush).
     // (The outbox channel on PGlite too: engines that share one PGlite hear each other's.)
     await Promise.all([
-      unit.changed && handle.driver === 'postgres' ? contentNotices.send(unit.project ? project.id : `${project.id} ${contentOnly}`) : undefined,
+      unit.changed && handle.driver === 'postgres'
+        ? contentNotices.send([project.id, instance, ...(unit.project ? [] : [contentOnly])].join(' '))
+        : undefined,
       unit.outbox.length ? outboxNotices.send(project.id) : undefined,
     ]);
     if (unit.changed) {
@@ -383,10 +385,7 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
   }
 
   // The payload: the project's id, this engine, and `content` when the project's row did not change.
-  const contentNotices = sharedNotices((payload) => {
-    const [projectId, what] = payload.split(' ');
-    return db.execute(sql`select pg_notify(${contentChannel}, ${[projectId, instance, what].filter(Boolean).join(' ')})`);
-  });
+  const contentNotices = sharedNotices((payload) => db.execute(sql`select pg_notify(${contentChannel}, ${payload})`));
   const outboxNotices = sharedNotices((projectId) => db.execute(sql`select pg_notify(${outboxChannel}, ${projectId})`));
 
   async function authorize(name: OperationName, runOptions: RunOptions): Promise<void> {
@@ -408,12 +407,13 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
   async function runIdempotent(name: OperationName, input: unknown, runOptions: RunOptions, idem: IdempotentRun): Promise<IdempotentResult> {
     const flight = `${idem.scope.apiKeyId}\u0000${idem.scope.key}`;
     const op = lookup(name);
+    const held = running.has(flight);
     // Refused without a database round trip while the first still runs here.
-    if (running.has(flight) && !op.transactional) throw stillRunning();
+    if (held && !op.transactional) throw stillRunning();
     // A transactional write runs without looking first: a stored answer makes its run fail (the
     // key's record is taken, or the write itself is refused, its slug taken say) and is found
     // below. A request that finds the key held here looks, as the holder may be such a retry.
-    if (running.has(flight) || !op.transactional) {
+    if (held || !op.transactional) {
       const stored = await findStoredResponse(db, idem.scope, clock.now());
       if (stored) return { ...stored, replayed: true };
       if (running.has(flight)) throw stillRunning();

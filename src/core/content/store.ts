@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
   collectionItems, collectionTypes, itemSlugHistory, itemVersions, pages, pageSlugHistory, pageTypes, pageVersions,
@@ -106,7 +106,24 @@ function refCondition(ref: EntryRef, idCol: typeof pages.id | typeof collectionI
   return eq(slugCol, ref.slug);
 }
 
-const typeOf = (t: typeof pageTypes.$inferSelect): EntryType => ({ id: t.id, slug: t.slug, name: t.name, fields: storedFields(t.fields) });
+const typeOf = (t: Pick<typeof pageTypes.$inferSelect, 'id' | 'slug' | 'name' | 'fields'>): EntryType =>
+  ({ id: t.id, slug: t.slug, name: t.name, fields: storedFields(t.fields) });
+
+/**
+ * A page type or collection by slug. In a write's transaction the project's active webhooks come
+ * in the same statement, kept for the events the write emits (unless the transaction knows them).
+ */
+async function typeBySlug(db: Db, table: typeof pageTypes | typeof collectionTypes, projectId: string, slug: string): Promise<EntryType | null> {
+  const columns = { id: table.id, slug: table.slug, name: table.name, fields: table.fields };
+  const where = and(eq(table.projectId, projectId), eq(table.slug, slug));
+  if (!isTransaction(db) || knowsActiveWebhooks(db, projectId)) {
+    const [t] = await db.select(columns).from(table).where(where);
+    return t ? typeOf(t) : null;
+  }
+  const [t] = await db.select({ ...columns, hooks: activeWebhooksColumn(projectId) }).from(table).where(where);
+  if (t) keepActiveWebhooks(db, projectId, t.hooks);
+  return t ? typeOf(t) : null;
+}
 
 type NewEntry = Omit<EntryRow, 'id' | 'deletedAt'> & { id?: string };
 
@@ -142,17 +159,7 @@ export const pageStore: EntryStore<'page'> = {
   kind: 'page',
   label: 'Page',
   events: { created: 'page.created', updated: 'page.updated', published: 'page.published', unpublished: 'page.unpublished', deleted: 'page.deleted' },
-  async findType(db, projectId, slug) {
-    const where = and(eq(pageTypes.projectId, projectId), eq(pageTypes.slug, slug));
-    if (!isTransaction(db) || knowsActiveWebhooks(db, projectId)) {
-      const [t] = await db.select().from(pageTypes).where(where);
-      return t ? typeOf(t) : null;
-    }
-    // A write: the project's active webhooks come along, for the events it emits.
-    const [t] = await db.select({ ...getTableColumns(pageTypes), hooks: activeWebhooksColumn(projectId) }).from(pageTypes).where(where);
-    if (t) keepActiveWebhooks(db, projectId, t.hooks);
-    return t ? typeOf(t) : null;
-  },
+  findType: (db, projectId, slug) => typeBySlug(db, pageTypes, projectId, slug),
   async typeById(db, id) {
     const [t] = await db.select().from(pageTypes).where(eq(pageTypes.id, id));
     if (!t) throw new CmsError('NOT_FOUND', 'Page type not found');
@@ -205,17 +212,7 @@ export const itemStore: EntryStore<'item'> = {
     created: 'collection_item.created', updated: 'collection_item.updated', published: 'collection_item.published',
     unpublished: 'collection_item.unpublished', deleted: 'collection_item.deleted',
   },
-  async findType(db, projectId, slug) {
-    const where = and(eq(collectionTypes.projectId, projectId), eq(collectionTypes.slug, slug));
-    if (!isTransaction(db) || knowsActiveWebhooks(db, projectId)) {
-      const [t] = await db.select().from(collectionTypes).where(where);
-      return t ? typeOf(t) : null;
-    }
-    // A write: the project's active webhooks come along, for the events it emits.
-    const [t] = await db.select({ ...getTableColumns(collectionTypes), hooks: activeWebhooksColumn(projectId) }).from(collectionTypes).where(where);
-    if (t) keepActiveWebhooks(db, projectId, t.hooks);
-    return t ? typeOf(t) : null;
-  },
+  findType: (db, projectId, slug) => typeBySlug(db, collectionTypes, projectId, slug),
   async typeById(db, id) {
     const [t] = await db.select().from(collectionTypes).where(eq(collectionTypes.id, id));
     if (!t) throw new CmsError('NOT_FOUND', 'Collection type not found');
