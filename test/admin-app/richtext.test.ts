@@ -119,6 +119,12 @@ describe('the wysiwyg field', () => {
     // (and does not submit the entry form), focus returns to the text.
     await page.keyboard.type('Visit us');
     await page.keyboard.press('Shift+Home');
+    // The editor takes the selection from the browser on its selectionchange event, after the key
+    // press: the toolbar is reached once the editor holds it (a person is never that quick).
+    await expect.poll(() => page.evaluate(() => {
+      const editor = (document.querySelector('.ProseMirror') as any)?.editor;
+      return editor ? editor.state.doc.textBetween(editor.state.selection.from, editor.state.selection.to) : null;
+    })).toBe('Visit us');
     await toolbar(page).getByRole('button', { name: 'Link' }).press('Enter');
     expect(await activeLabel(page)).toBe('Link address');
     await page.keyboard.type('javascript:alert(1)');
