@@ -121,10 +121,9 @@ describe('the wysiwyg field', () => {
     await page.keyboard.press('Shift+Home');
     // The editor takes the selection from the browser on its selectionchange event, after the key
     // press: the toolbar is reached once the editor holds it (a person is never that quick).
-    await expect.poll(() => page.evaluate(() => {
-      const editor = (document.querySelector('.ProseMirror') as any)?.editor;
-      return editor ? editor.state.doc.textBetween(editor.state.selection.from, editor.state.selection.to) : null;
-    })).toBe('Visit us');
+    await expect.poll(() => page.evaluate(
+      "(({ state }) => state.doc.textBetween(state.selection.from, state.selection.to))(document.querySelector('.ProseMirror').editor)",
+    )).toBe('Visit us');
     await toolbar(page).getByRole('button', { name: 'Link' }).press('Enter');
     expect(await activeLabel(page)).toBe('Link address');
     await page.keyboard.type('javascript:alert(1)');
