@@ -109,7 +109,7 @@ export default function RichTextEditor({ id, label, value, onChange, readOnly, d
   useEffect(() => {
     if (!editor) return;
     const labels = [...document.querySelectorAll<HTMLLabelElement>('label')].filter((l) => l.htmlFor === id);
-    const focus = (e: MouseEvent) => { e.preventDefault(); if (!editor.isDestroyed) editor.commands.focus(); };
+    const focus = (e: MouseEvent) => { e.preventDefault(); if (!editor.isDestroyed) focusText(editor); };
     for (const l of labels) l.addEventListener('click', focus);
     return () => { for (const l of labels) l.removeEventListener('click', focus); };
   }, [editor, id]);
@@ -133,6 +133,12 @@ export default function RichTextEditor({ id, label, value, onChange, readOnly, d
 
 type Panel = 'link' | 'image' | null;
 
+/** Focuses the text now, keeping its selection. TipTap's focus() waits for the next animation frame: until
+ * then the keys typed go to whatever had the focus (a toolbar button, or nothing once a panel closed). */
+function focusText(editor: Editor): void {
+  if (!editor.view.hasFocus()) editor.view.focus();
+}
+
 function Toolbar({ editor, label, pickImage }: { editor: Editor; label: string; pickImage?: RichTextFieldProps['pickImage'] }) {
   const [panel, setPanel] = useState<Panel>(null);
   const s = useEditorState({
@@ -148,14 +154,14 @@ function Toolbar({ editor, label, pickImage }: { editor: Editor; label: string; 
   // The editable element is focused synchronously first: when a button was used from the keyboard, the
   // focus is on it, and TipTap's deferred focus() would reset the marks just toggled.
   const run = (f: (c: ReturnType<Editor['chain']>) => ReturnType<Editor['chain']>) => () => {
-    if (!editor.view.hasFocus()) editor.view.focus();
+    focusText(editor);
     f(editor.chain().focus()).run();
   };
   const toggle = (name: string, text: ReactNode, pressed: boolean, action: () => void, shortcut?: string) => (
     <button type="button" className="rt-btn" aria-label={name} aria-pressed={pressed} title={shortcut ? `${name} (${shortcut})` : name}
       onMouseDown={(e) => e.preventDefault()} onClick={action}>{text}</button>
   );
-  const closePanel = () => { setPanel(null); editor.commands.focus(); };
+  const closePanel = () => { focusText(editor); setPanel(null); };
   return (
     <>
       <div className="rt-toolbar" role="group" aria-label="Text formatting">
