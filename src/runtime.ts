@@ -4,6 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { resolveConfig, type CmsConfig, type CmsConfigInput } from './config.js';
 import { join } from 'node:path';
+import { builtOnce } from './db/built-once.js';
 import type { Db, DbHandle } from './db/client.js';
 import { inMemoryDatabaseUrl, openEngineDatabase, type EngineDatabase } from './engine-database.js';
 import { contentRevisions, projects } from './db/schema/index.js';
@@ -378,10 +379,7 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
    */
   async function bumpRevision(tx: Db, projectId: string) {
     const slot = handle.driver === 'postgres' ? randomInt(revisionSlots) : 0;
-    await tx.insert(contentRevisions).values({ projectId, slot, revision: 1 }).onConflictDoUpdate({
-      target: [contentRevisions.projectId, contentRevisions.slot],
-      set: { revision: sql`${contentRevisions.revision} + 1`, updatedAt: sql`now()` },
-    });
+    await bumpRevisionSlot(tx, { projectId, slot });
   }
 
   // The payload: the project's id, this engine, and `content` when the project's row did not change.
@@ -538,6 +536,13 @@ const projectRefOf = (row: { id: string; slug: string; locales: Locale[]; defaul
 
 /** Revision slots per project on PostgreSQL (see contentRevisions). */
 const revisionSlots = 64;
+
+/** A content write's revision bump (built once: it runs with every content write). */
+const bumpRevisionSlot = builtOnce<{ projectId: string; slot: number }>((db, v) =>
+  db.insert(contentRevisions).values({ ...v, revision: 1 }).onConflictDoUpdate({
+    target: [contentRevisions.projectId, contentRevisions.slot],
+    set: { revision: sql`${contentRevisions.revision} + 1`, updatedAt: sql`now()` },
+  }));
 
 /** Waits for every promise; rejects with the first failure in the list's order. */
 async function firstFailure(work: Array<Promise<unknown> | undefined>): Promise<void> {

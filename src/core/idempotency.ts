@@ -1,4 +1,5 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
+import { builtOnce, encodedAs } from '../db/built-once.js';
 import type { Db } from '../db/client.js';
 import { idempotencyRecords } from '../db/schema/index.js';
 import { CmsError } from './errors.js';
@@ -45,7 +46,7 @@ export async function findStoredResponse(db: Db, scope: IdempotencyScope, now: D
  * the key committed first) refuses the store, as the unique index would.
  */
 export async function storeResponse(db: Db, scope: IdempotencyScope, response: StoredResponse, now: Date): Promise<void> {
-  const [stored] = await db.insert(idempotencyRecords).values({
+  const [stored] = await insertRecord(db, {
     apiKeyId: scope.apiKeyId,
     key: scope.key,
     requestHash: scope.requestHash,
@@ -53,7 +54,14 @@ export async function storeResponse(db: Db, scope: IdempotencyScope, response: S
     responseBody: response.body,
     createdAt: now,
     expiresAt: new Date(now.getTime() + idempotencyTtlMs),
-  }).onConflictDoUpdate({
+    now,
+  });
+  if (!stored) throw new CmsError('IDEMPOTENCY_KEY_IN_USE', 'Another request with this Idempotency-Key is running or has just finished');
+}
+
+/** The store's statement, built once (it runs with every idempotent write). */
+const insertRecord = builtOnce<typeof idempotencyRecords.$inferInsert & { now: Date }, { id: string }>((db, { now, ...record }) =>
+  db.insert(idempotencyRecords).values(record).onConflictDoUpdate({
     target: [idempotencyRecords.apiKeyId, idempotencyRecords.key],
     set: {
       requestHash: sql`excluded.request_hash`,
@@ -62,10 +70,8 @@ export async function storeResponse(db: Db, scope: IdempotencyScope, response: S
       createdAt: sql`excluded.created_at`,
       expiresAt: sql`excluded.expires_at`,
     },
-    setWhere: lt(idempotencyRecords.expiresAt, now),
-  }).returning({ id: idempotencyRecords.id });
-  if (!stored) throw new CmsError('IDEMPOTENCY_KEY_IN_USE', 'Another request with this Idempotency-Key is running or has just finished');
-}
+    setWhere: lt(idempotencyRecords.expiresAt, encodedAs(now, idempotencyRecords.expiresAt)),
+  }).returning({ id: idempotencyRecords.id }), { id: idempotencyRecords.id });
 
 export async function purgeExpired(db: Db, now: Date): Promise<void> {
   await db.delete(idempotencyRecords).where(lt(idempotencyRecords.expiresAt, now));

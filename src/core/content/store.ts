@@ -1,4 +1,5 @@
-import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, isNull, sql, type SQL } from 'drizzle-orm';
+import { builtOnce } from '../../db/built-once.js';
 import type { Db } from '../../db/client.js';
 import {
   collectionItems, collectionTypes, itemSlugHistory, itemVersions, pages, pageSlugHistory, pageTypes, pageVersions,
@@ -155,6 +156,14 @@ function newItem(v: NewEntry): typeof collectionItems.$inferInsert {
   return { ...rest, collectionTypeId: typeId };
 }
 
+// The inserts of new entries are built once (builtOnce): a page's two dozen columns are the
+// costliest statement of a write for drizzle to build.
+const insertPage = builtOnce<typeof pages.$inferInsert, typeof pages.$inferSelect>((db, v) => db.insert(pages).values(v)
+  .onConflictDoNothing({ target: [pages.projectId, pages.slug], where: isNull(pages.deletedAt) }).returning(), getTableColumns(pages));
+const insertItem = builtOnce<typeof collectionItems.$inferInsert, typeof collectionItems.$inferSelect>((db, v) => db.insert(collectionItems).values(v)
+  .onConflictDoNothing({ target: [collectionItems.collectionTypeId, collectionItems.slug], where: isNull(collectionItems.deletedAt) }).returning(),
+getTableColumns(collectionItems));
+
 export const pageStore: EntryStore<'page'> = {
   kind: 'page',
   label: 'Page',
@@ -179,8 +188,7 @@ export const pageStore: EntryStore<'page'> = {
     return !!row;
   },
   async insert(db, values) {
-    const [row] = await db.insert(pages).values(newPage(values))
-      .onConflictDoNothing({ target: [pages.projectId, pages.slug], where: isNull(pages.deletedAt) }).returning();
+    const [row] = await insertPage(db, newPage(values));
     return row ? pageRow(row) : null;
   },
   async update(db, id, values, expectedVersion) {
@@ -233,8 +241,7 @@ export const itemStore: EntryStore<'item'> = {
     return !!row;
   },
   async insert(db, values) {
-    const [row] = await db.insert(collectionItems).values(newItem(values))
-      .onConflictDoNothing({ target: [collectionItems.collectionTypeId, collectionItems.slug], where: isNull(collectionItems.deletedAt) }).returning();
+    const [row] = await insertItem(db, newItem(values));
     return row ? itemRow(row) : null;
   },
   async update(db, id, values, expectedVersion) {
