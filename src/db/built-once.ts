@@ -25,6 +25,10 @@ export type Placeholders<V> = { [K in keyof V]-?: Placeholder<K & string> | (nul
  * them are null, builds its own statement once; `build` must not read anything but the
  * placeholders, since what it builds is kept. `returning` names the columns the statement returns
  * (as its `.returning(...)` does), in the order it returns them.
+ *
+ * What it keeps comes from the code alone (a statement's text for a set of value names), never from
+ * data: there is nothing to invalidate, it is the same for every engine of the process (both
+ * drivers speak the same PostgreSQL dialect), and it is bounded by the shapes the callers use.
  */
 export function builtOnce<V extends Record<string, unknown>, R = never>(
   build: (db: Db, values: Placeholders<V>) => Buildable,
