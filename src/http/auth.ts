@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { Actor } from '../core/actor.js';
 import { CmsError } from '../core/errors.js';
 import { findSessionUser, listMemberships, type MembershipView, type SessionUser } from '../core/auth/index.js';
-import { findKeyActor, keyTypeOf } from '../core/keys/operations.js';
+import { findKeyActor, keyTypeOf, keyUseResolutionMs, recordKeyUse } from '../core/keys/operations.js';
 import type { Role } from '../core/roles.js';
 import type { Cms } from '../runtime.js';
 
@@ -13,21 +13,34 @@ export type KeyActor = Extract<Actor, { kind: 'key' }>;
  * answer comes back at once, without a promise, so a cache hit on the fast path never waits. A
  * revocation (here or, on PostgreSQL, in another process) drops them all at once, so a revoked key
  * is refused on the next request; a lookup that was under way when it came is not kept.
+ *
+ * Each valid key's use is recorded (its `lastUsedAt`, to the minute) after the request has it:
+ * at most one statement a minute per key from this engine, not waited for, and a failure to write
+ * it is logged, never the request's failure.
  */
 export function createKeyAuthenticator(cms: Cms): (presented: string) => KeyActor | null | Promise<KeyActor | null> {
   const known = new LRUCache<string, { actor: KeyActor | null }>({ max: 10_000, ttl: 30_000 });
+  const recorded = new LRUCache<string, true>({ max: 10_000, ttl: keyUseResolutionMs });
   let generation = 0;
   cms.events.on('keys-changed', () => {
     generation++;
     known.clear();
   });
+  const used = (actor: KeyActor | null): KeyActor | null => {
+    if (actor && !recorded.has(actor.keyId)) {
+      recorded.set(actor.keyId, true);
+      recordKeyUse(cms.db, actor.keyId, cms.clock.now())
+        .catch((e: unknown) => cms.log.warn('could not record the use of an API key', { keyId: actor.keyId, error: String(e) }));
+    }
+    return actor;
+  };
   return (presented) => {
     const hit = known.get(presented);
-    if (hit) return hit.actor;
+    if (hit) return used(hit.actor);
     const asked = generation;
     return findKeyActor(cms.db, presented).then((actor) => {
       if (asked === generation) known.set(presented, { actor });
-      return actor;
+      return used(actor);
     });
   };
 }

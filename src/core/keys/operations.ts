@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt, or } from 'drizzle-orm';
 import { z } from 'zod';
 import { apiKeys } from '../../db/schema/index.js';
 import type { Db } from '../../db/client.js';
@@ -121,6 +121,22 @@ export async function findKeyActor(db: Db, presented: string): Promise<Extract<A
   }).from(apiKeys).where(eq(apiKeys.keyHash, sha256Hex(presented)));
   if (!row || row.revokedAt) return null;
   return { kind: 'key', keyId: row.id, projectId: row.projectId, type: storedKeyType(row.type), permissions: row.permissions.filter(isPermission) };
+}
+
+/** How fine a key's `lastUsedAt` is: a use within this long of the stored one is not written. */
+export const keyUseResolutionMs = 60_000;
+
+/**
+ * Records that a key was used at `at`. Not an operation: the doors call it when a request presents
+ * the key. One statement, which writes nothing while the stored time is under a minute old; a
+ * revoked key keeps the time of its last use before the revocation.
+ */
+export async function recordKeyUse(db: Db, keyId: string, at: Date): Promise<void> {
+  await db.update(apiKeys).set({ lastUsedAt: at }).where(and(
+    eq(apiKeys.id, keyId),
+    isNull(apiKeys.revokedAt),
+    or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, new Date(at.getTime() - keyUseResolutionMs))),
+  ));
 }
 
 export const keyTypeOf = (presented: string): KeyType | null =>
