@@ -38,12 +38,14 @@ async function activeWebhooks(db: Db, projectId: string): Promise<SubscribedHook
     .select({ id: webhooks.id, events: webhooks.events })
     .from(webhooks)
     .where(and(eq(webhooks.projectId, projectId), eq(webhooks.active, true)));
-  if (inTransaction) {
-    const byProject = hooksOfTransaction.get(db) ?? new Map<string, SubscribedHook[]>();
-    byProject.set(projectId, hooks);
-    hooksOfTransaction.set(db, byProject);
-  }
+  if (inTransaction) keepForTransaction(db, projectId, hooks);
   return hooks;
+}
+
+function keepForTransaction(db: Db, projectId: string, hooks: SubscribedHook[]): void {
+  const byProject = hooksOfTransaction.get(db) ?? new Map<string, SubscribedHook[]>();
+  byProject.set(projectId, hooks);
+  hooksOfTransaction.set(db, byProject);
 }
 
 export const isTransaction = (db: Db): boolean => 'rollback' in db && typeof db.rollback === 'function';
@@ -65,9 +67,7 @@ export function keepActiveWebhooks(db: Db, projectId: string, column: unknown): 
   if (!isTransaction(db)) return;
   // Parsed by the driver, or handed over as text: either is read.
   const parsed = hooksColumnSchema.parse(typeof column === 'string' ? JSON.parse(column) : column);
-  const byProject = hooksOfTransaction.get(db) ?? new Map<string, SubscribedHook[]>();
-  byProject.set(projectId, parsed.map(([id, events]) => ({ id, events })));
-  hooksOfTransaction.set(db, byProject);
+  keepForTransaction(db, projectId, parsed.map(([id, events]) => ({ id, events })));
 }
 
 /** A delivery row, built when its event is emitted and inserted with the others of its transaction. */
