@@ -34,6 +34,8 @@ const headers: Record<string, string> = {
   mimeType: 'TYPE',
   attemptCount: 'ATTEMPTS',
   lastStatusCode: 'LAST STATUS',
+  lastUsed: 'LAST USED',
+  createdOn: 'CREATED',
 };
 
 /** `updatedAt` → `UPDATED`, `firstName` → `FIRST NAME`. */
@@ -56,6 +58,22 @@ export function formatCell(v: unknown): string {
   return String(v).replace(/\s+/g, ' ');
 }
 
+/**
+ * How long ago a time was, short enough for a table: `just now`, `5 min ago`, `3 h ago`, `2 d ago`,
+ * then the local date; `never` for none.
+ */
+export function ago(v: string | Date | null | undefined, now: Date): string {
+  if (v === null || v === undefined) return 'never';
+  const d = new Date(v);
+  const minutes = Math.floor((now.getTime() - d.getTime()) / 60_000);
+  if (Number.isNaN(minutes)) return String(v);
+  if (minutes < 1) return 'just now';
+  if (minutes < 60) return `${minutes} min ago`;
+  if (minutes < 48 * 60) return `${Math.floor(minutes / 60)} h ago`;
+  if (minutes < 30 * 24 * 60) return `${Math.floor(minutes / (24 * 60))} d ago`;
+  return formatCell(d).slice(0, 10);
+}
+
 /** The width tables fit: `COLUMNS` when set, else the terminal's, else 100. */
 export function terminalWidth(io: Io): number {
   const fromEnv = Number(io.env.COLUMNS);
@@ -65,8 +83,8 @@ export function terminalWidth(io: Io): number {
 }
 
 const gap = 2;
-/** Ids are what you copy, and a cut date misleads: those columns are never shortened. */
-const keepWhole = (key: string) => key === 'id' || /[a-z]At$/.test(key);
+/** Ids are what you copy, and a cut date or time ago misleads: those columns are never shortened. */
+const keepWhole = (key: string) => key === 'id' || key === 'lastUsed' || /[a-z](?:At|On)$/.test(key);
 const truncate = (s: string, width: number) => (s.length <= width ? s : width <= 1 ? '…'.slice(0, width) : `${s.slice(0, width - 1)}…`);
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Io } from '../../src/cli/io.js';
-import { formatCell, headerOf, table, terminalWidth } from '../../src/cli/output.js';
+import { ago, formatCell, headerOf, table, terminalWidth } from '../../src/cli/output.js';
 
 const ioWith = (env: Record<string, string> = {}, stdout: { isTTY?: boolean; columns?: number } = {}): Io =>
   ({ stdout: { write: () => true, ...stdout }, stderr: { write: () => true }, stdinIsTTY: false, env, cwd: '/' });
@@ -19,6 +19,20 @@ describe('human tables', () => {
     expect(formatCell('2026-03-01')).toBe('2026-03-01');
     expect(formatCell(null)).toBe('');
     expect(formatCell(['a', 'b'])).toBe('a,b');
+  });
+
+  it('how long ago a key was last used reads as a short duration, then as a date', () => {
+    const now = new Date('2026-03-31T12:00:00Z');
+    const before = (ms: number) => new Date(now.getTime() - ms).toISOString();
+    expect(ago(null, now)).toBe('never');
+    expect(ago(before(20_000), now)).toBe('just now');
+    expect(ago(before(5 * 60_000 + 30_000), now)).toBe('5 min ago');
+    expect(ago(before(3 * 3_600_000), now)).toBe('3 h ago');
+    expect(ago(before(47 * 3_600_000), now)).toBe('47 h ago');
+    expect(ago(before(2 * 86_400_000), now)).toBe('2 d ago');
+    const old = before(40 * 86_400_000);
+    expect(ago(old, now)).toBe(formatCell(old).slice(0, 10));
+    expect(headerOf('lastUsed')).toBe('LAST USED');
   });
 
   it('fit the width: COLUMNS first, then the terminal, else 100', () => {

@@ -137,6 +137,20 @@ describe('cms in a project folder', { timeout: cliTimeout }, () => {
     expect(secret.key.startsWith(data[0].prefix)).toBe(true);
   });
 
+  it('keys list prints a table with when each key was last used; the revoked column only with --all', async () => {
+    const r = await cli(['keys', 'list']);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ID +TYPE +NAME +PREFIX +PERMISSIONS +CREATED +LAST USED$/);
+    // Never used yet; the day it was made. 100 columns (not a terminal) cut the name and prefix.
+    expect(lines[1]).toMatch(new RegExp(`^${secret.id} +secret +.+ +\\d{4}-\\d{2}-\\d{2} +never$`));
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(100);
+    const wide = await cli(['keys', 'list'], { env: { COLUMNS: '160' } });
+    expect(wide.stdout.split('\n')[1]).toMatch(new RegExp(`^${secret.id} +secret +secret key +${secret.key.slice(0, 11)} +content:write +\\d{4}-\\d{2}-\\d{2} +never$`));
+    const all = await cli(['keys', 'list', '--all']);
+    expect(all.stdout.split('\n')[0]).toMatch(/ +LAST USED +REVOKED$/);
+  });
+
   it('keys revoke takes the key out of the list; revoking it again fails with the code on stderr', async () => {
     const revoked = await cli(['keys', 'revoke', secret.id]);
     expect(revoked.code, revoked.stderr).toBe(0);

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { action, type ProgramState } from '../command-kit.js';
-import { printResult, table } from '../output.js';
+import { ago, formatCell, printResult, table } from '../output.js';
 import { choiceOption, choices, chosen, listOption } from '../choices.js';
 
 export function registerKeys(program: Command, state: ProgramState): void {
@@ -26,7 +26,12 @@ export function registerKeys(program: Command, state: ProgramState): void {
     .action(action(state, async (g, opts: { all?: boolean }) => {
       const { withEngine } = await import('../engine.js');
       const data = await withEngine(g, io, (e) => e.run('keys.list', { includeRevoked: !!opts.all }));
-      printResult(io, g, data, (rows) => table(io, rows, ['id', 'type', 'name', 'prefix', 'permissions', 'createdAt', 'revokedAt'],
+      // When a key was last used, as how long ago (it is written at most once a minute), and the
+      // day it was made (the minute would leave the other columns no room in 100 columns); revoked
+      // keys are listed only with --all, so only then has their column anything to show.
+      const columns = ['id', 'type', 'name', 'prefix', 'permissions', 'createdOn', 'lastUsed', ...(opts.all ? ['revokedAt'] : [])];
+      const now = new Date();
+      printResult(io, g, data, (rows) => table(io, rows.map((k) => ({ ...k, createdOn: formatCell(k.createdAt).slice(0, 10), lastUsed: ago(k.lastUsedAt, now) })), columns,
         'No keys yet. Create one: cms keys create --type public'));
     }));
 
