@@ -75,9 +75,10 @@ function delivered(route: RouteDef, content: ContentSchemas): Doc {
 /** The project's content: its component schemas and the names of its page and item schemas. */
 export interface ContentSchemas { schemas: Record<string, JsonSchema>; pages: string[]; items: string[] }
 
-/** What the public reads answer, in the project's own types (docs/content-api.md). */
+/** What the public reads and writes answer, the reads in the project's own types (docs/content-api.md). */
 function deliveredSchema(route: RouteDef, content: ContentSchemas): JsonSchema | null {
   const op = route.op?.name;
+  if (route.auth === 'key' && op && publicWrites[op]) return publicWrites[op];
   const names = op === 'delivery.pages.list' || op === 'delivery.pages.get' ? content.pages
     : op === 'delivery.items.list' || op === 'delivery.items.get' ? content.items : null;
   if (!names) return null;
@@ -87,6 +88,49 @@ function deliveredSchema(route: RouteDef, content: ContentSchemas): JsonSchema |
     ? { type: 'object', required: ['data', 'redirect'], properties: { data: entry, redirect: { anyOf: [{ type: 'object', properties: { from: { type: 'string' }, to: { type: 'string' }, permanent: { const: true } } }, { type: 'null' }] }, locale } }
     : { type: 'object', required: ['data', 'pagination'], properties: { data: { type: 'array', items: entry }, pagination: { type: 'object', properties: { total: { type: 'integer' }, page: { type: 'integer' }, limit: { type: 'integer' }, totalPages: { type: 'integer' } } }, locale } };
 }
+
+const timestamp = { type: 'string', format: 'date-time' };
+const timestampOrNull = { anyOf: [timestamp, { type: 'null' }] };
+const contentObject = { type: 'object', description: 'The content fields as saved (a draft may leave required fields empty: docs/content-api.md).' };
+
+/**
+ * A page or collection item as the public writes answer it: the contract's write shape, and what
+ * the two add to it (the type's slug, scheduled times; an item's sort order).
+ */
+function writeShape(kind: 'page' | 'item'): JsonSchema {
+  const typeMembers = kind === 'page'
+    ? { pageTypeId: { type: 'string', format: 'uuid' }, pageTypeSlug: { type: 'string' } }
+    : { collectionTypeId: { type: 'string', format: 'uuid' }, collectionTypeSlug: { type: 'string' } };
+  const own = kind === 'page' ? { seo: { type: 'object', description: 'The SEO object as written (ogImageId, not ogImage).' } } : { sortOrder: { type: 'integer' } };
+  const properties = {
+    id: { type: 'string', format: 'uuid' },
+    ...typeMembers,
+    name: { type: 'string' },
+    slug: { type: 'string' },
+    status: { enum: ['draft', 'published'] },
+    draftContent: contentObject,
+    publishedContent: { anyOf: [contentObject, { type: 'null' }], description: 'null until published' },
+    ...own,
+    version: { type: 'integer', minimum: 1, description: '1 on creation; each update adds 1 (publishing does not)' },
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    publishedAt: timestampOrNull,
+    publishAt: { ...timestampOrNull, description: 'when it is scheduled to be published, or null' },
+    unpublishAt: { ...timestampOrNull, description: 'when it is scheduled to be unpublished, or null' },
+  };
+  return { type: 'object', required: Object.keys(properties), properties };
+}
+
+const wrapped = (data: JsonSchema): JsonSchema => ({ type: 'object', required: ['data'], properties: { data } });
+const deletedSchema: JsonSchema = { type: 'object', required: ['success'], properties: { success: { const: true } } };
+const pageWrite = wrapped({ $ref: '#/components/schemas/CmsPageWrite' });
+const itemWrite = wrapped({ $ref: '#/components/schemas/CmsItemWrite' });
+
+/** The success bodies of the public writes, by operation (only where a key calls it: the admin routes answer their own). */
+const publicWrites: Partial<Record<string, JsonSchema>> = {
+  'pages.create': pageWrite, 'pages.update': pageWrite, 'pages.publish': pageWrite, 'pages.unpublish': pageWrite, 'pages.delete': deletedSchema,
+  'items.create': itemWrite, 'items.update': itemWrite, 'items.publish': itemWrite, 'items.unpublish': itemWrite, 'items.delete': deletedSchema,
+};
 
 function operationObject(route: RouteDef, operationIds: Set<string>, components: Record<string, JsonSchema>, content: ContentSchemas): Doc {
   const params = [...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!);
@@ -161,6 +205,8 @@ export function openApiDocument(content: ContentSchemas, routes: RouteDef[]): Do
             },
           },
         },
+        CmsPageWrite: writeShape('page'),
+        CmsItemWrite: writeShape('item'),
         ...inputComponents,
         ...content.schemas,
       },

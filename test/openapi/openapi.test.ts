@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { everyFieldSchema, writeEveryFieldSchemaFiles } from '../client/fixtures.js';
 import { runCli } from '../helpers/cli.js';
@@ -123,6 +124,44 @@ describe(`GET /api/v1/openapi.json (${testDriver})`, () => {
     const single = doc.paths['/api/v1/pages/{slug}'].get.responses['200'].content['application/json'].schema;
     expect(single.properties.data.oneOf).toEqual([{ $ref: '#/components/schemas/LandingPagePage' }]);
     expect(single.required).toEqual(['data', 'redirect']);
+  });
+
+  it('describes what the public writes answer, and their answers match it', async () => {
+    const sk = (await t.run('keys.create', { type: 'secret', permissions: ['content:write'] })).key;
+    // The document as a JSON Schema resource: each answer is checked against its route's own schema.
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    ajv.addSchema({ $id: 'doc', ...doc });
+    const pointer = (...parts: string[]) => parts.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
+    let n = 0;
+    const check = async (method: string, path: string, status: number, body?: unknown) => {
+      const r = await http.fetch(path, {
+        method, headers: { 'x-api-key': sk, 'idempotency-key': `openapi-${++n}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      expect(r.status, `${method} ${path}`).toBe(status);
+      const answer: any = await r.json();
+      const template = path.replace(/^\/api\/v1\/pages\/[^/]+/, '/api/v1/pages/{slug}').replace(/^\/api\/v1\/collections\/[^/]+(\/[^/]+)?/, (_m, slug) => `/api/v1/collections/{type}${slug ? '/{slug}' : ''}`);
+      const responses = doc.paths[template][method.toLowerCase()].responses;
+      expect(responses[String(status)].content, `${method} ${template}`).toBeDefined();
+      const validate = ajv.getSchema(`doc#/${pointer('paths', template, method.toLowerCase(), 'responses', String(status), 'content', 'application/json', 'schema')}`)!;
+      expect(validate(answer), `${method} ${template}: ${JSON.stringify(validate.errors)}`).toBe(true);
+      return answer;
+    };
+    const created = await check('POST', '/api/v1/pages', 201, { pageTypeSlug: 'landing-page', name: 'Open', slug: 'open-api', fields: { title: 'Open' } });
+    expect(created.data).toMatchObject({ status: 'draft', version: 1, publishedContent: null });
+    await check('PUT', '/api/v1/pages/open-api', 200, { fields: { summary: 'Now with a summary' } });
+    await check('POST', '/api/v1/pages/open-api/publish', 200);
+    await check('POST', '/api/v1/pages/open-api/unpublish', 200);
+    await check('DELETE', '/api/v1/pages/open-api', 200);
+    await check('POST', '/api/v1/collections/makers', 201, { name: 'Maker', slug: 'maker-api', fields: { country: 'NL' } });
+    await check('PUT', '/api/v1/collections/makers/maker-api', 200, { fields: { country: 'BE' } });
+    await check('POST', '/api/v1/collections/makers/maker-api/publish', 200);
+    await check('POST', '/api/v1/collections/makers/maker-api/unpublish', 200);
+    await check('DELETE', '/api/v1/collections/makers/maker-api', 200);
+    // A shape the document does not allow fails the check: the schemas are not "anything".
+    const validatePage = ajv.getSchema('doc#/components/schemas/CmsPageWrite')!;
+    expect(validatePage({ ...created.data, version: 'one' })).toBe(false);
+    expect(validatePage({ ...created.data, status: 'archived' })).toBe(false);
   });
 });
 
