@@ -394,35 +394,46 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
   }
 
   /**
-   * Keys whose write is running in this process. Only a request that runs the operation holds
-   * its key: retries that merely look up a stored answer hold nothing, and a request that finds
-   * the key held by a transactional write's run looks too, so any number of them at once all
-   * replay it.
+   * Keys whose write is running in this process, each with how its run ends. Only a request that
+   * runs the operation holds its key: retries that merely look up a stored answer hold nothing.
+   * A repeat that arrives while the key is held is refused with 409, as a repeat of a request
+   * still running is; but a transactional write runs without looking for a stored answer first,
+   * so the holder may itself be a retry of a request that finished long ago. The repeat therefore
+   * waits for the holder: if the holder ran the request (or failed), the first was still running
+   * when the repeat came (409); if it found the answer stored, so does the repeat (a replay). So
+   * any number of retries of a finished request sent at once all replay it.
    */
-  const running = new Set<string>();
+  const running = new Map<string, Promise<HolderOutcome>>();
   const stillRunning = () => new CmsError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still running; retry once it has finished');
 
   async function runIdempotent(name: OperationName, input: unknown, runOptions: RunOptions, idem: IdempotentRun): Promise<IdempotentResult> {
     const flight = `${idem.scope.apiKeyId}\u0000${idem.scope.key}`;
     const op = lookup(name);
-    const held = running.has(flight);
-    // Refused without a database round trip while the first still runs here.
-    if (held && !op.transactional) throw stillRunning();
+    const holder = running.get(flight);
+    if (holder) {
+      // Refused without a database round trip while the first still runs here.
+      if (!op.transactional || (await holder) !== 'replayed') throw stillRunning();
+      const stored = await findStoredResponse(db, idem.scope, clock.now());
+      if (stored) return { ...stored, replayed: true };
+      throw stillRunning();
+    }
     // A transactional write runs without looking first: a stored answer makes its run fail (the
-    // key's record is taken, or the write itself is refused, its slug taken say) and is found
-    // below. A request that finds the key held here looks, as the holder may be such a retry.
-    if (held || !op.transactional) {
+    // key's record is taken, or the write itself is refused, its slug taken say) and is found below.
+    if (!op.transactional) {
       const stored = await findStoredResponse(db, idem.scope, clock.now());
       if (stored) return { ...stored, replayed: true };
       if (running.has(flight)) throw stillRunning();
     }
-    running.add(flight);
+    let outcome: HolderOutcome = 'failed';
+    let ended!: (outcome: HolderOutcome) => void;
+    running.set(flight, new Promise<HolderOutcome>((resolve) => { ended = resolve; }));
     try {
       try {
         const result = await execute(op, input, {
           ...runOptions,
           beforeCommit: (tx, out) => storeResponse(tx, idem.scope, { status: idem.status, body: idem.wrap(out) }, clock.now()),
         });
+        outcome = 'ran';
         return { status: idem.status, body: idem.wrap(result), replayed: false };
       } catch (e) {
         if (isCmsError(e) || op.transactional) {
@@ -430,7 +441,10 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
           // another process ran it meanwhile (its commit is what made this run fail: a taken
           // slug, a moved version, the key's own row): the answer it stored is the answer.
           const theirs = await findStoredResponse(db, idem.scope, clock.now());
-          if (theirs) return { ...theirs, replayed: true };
+          if (theirs) {
+            outcome = 'replayed';
+            return { ...theirs, replayed: true };
+          }
         }
         if (isCmsError(e)) {
           const failure = idem.storedFailure(e);
@@ -442,6 +456,7 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
       }
     } finally {
       running.delete(flight);
+      ended(outcome);
     }
   }
 
@@ -477,6 +492,9 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
   };
   return engine;
 }
+
+/** How a run that held an Idempotency-Key ended: it ran the request, replayed a stored answer, or failed. */
+type HolderOutcome = 'ran' | 'replayed' | 'failed';
 
 /** The last word of a content notice when the project's own row did not change. */
 const contentOnly = 'content';

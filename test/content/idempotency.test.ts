@@ -104,6 +104,33 @@ describe('idempotency', () => {
     expect(h.events).toEqual([]);
   });
 
+  it('refuses a repeat sent while the first still runs (409 IDEMPOTENCY_KEY_IN_USE), and replays it once the first finished', async () => {
+    // A large body keeps the first busy while the repeat arrives.
+    const fields = { title: 'T', summary: 'x'.repeat(900_000) };
+    for (const [method, path, body, status] of [
+      ['POST', '/api/v1/pages', { pageTypeSlug: 'landing', name: 'Slow', slug: 'slow-one', fields }, 201],
+      ['PUT', '/api/v1/pages/slow-one', { fields: { ...fields, summary: 'y'.repeat(900_000) } }, 200],
+    ] as const) {
+      h.events.length = 0;
+      const idem = `while-running-${method}`;
+      const [first, repeat] = await Promise.all([
+        h.write(method, path, body, { idem, door: 'app.fetch' }),
+        h.write(method, path, body, { idem, door: 'app.fetch' }),
+      ]);
+      expect([first.status, repeat.status].sort(), method).toEqual([status, 409].sort());
+      const refused = first.status === 409 ? first : repeat;
+      expect((await refused.json()).error.code).toBe('IDEMPOTENCY_KEY_IN_USE');
+      const ran = first.status === 409 ? repeat : first;
+      expect(ran.headers.get('idempotent-replayed')).toBeNull();
+      expect(h.events).toHaveLength(1);
+      const later = await h.write(method, path, body, { idem });
+      expect(later.status).toBe(status);
+      expect(later.headers.get('idempotent-replayed')).toBe('true');
+      expect(await later.json()).toEqual(await ran.json());
+    }
+    expect((await h.t.run('pages.get', { ref: { slug: 'slow-one' } })).version).toBe(2);
+  });
+
   it('refuses the same key with a different request: 422 IDEMPOTENCY_KEY_REUSED', async () => {
     const r = await h.write('POST', '/api/v1/pages', { pageTypeSlug: 'landing', name: 'Reuse', slug: 'reuse' }, { idem: 'reuse-1' });
     expect(r.status).toBe(201);
