@@ -50,6 +50,9 @@ export interface KeyCredentials {
   preview: KeyActor | null;
 }
 
+/** True when any `api_key` of the query is a secret key (by its prefix). */
+export const secretInQuery = (query: URLSearchParams): boolean => query.getAll('api_key').some((k) => keyTypeOf(k) === 'secret');
+
 /**
  * The public API's credentials: `X-API-Key` (or `api_key` in the query, for public keys only)
  * and a preview key in `X-Preview-Key` or `preview`. With `ignorePreview` (reads that have no
@@ -64,11 +67,12 @@ export async function readKeyCredentials(
   const headerKey = headers.get('x-api-key');
   const queryKey = query.get('api_key');
   let apiKey: KeyActor | null = null;
+  // A secret key in the query is refused wherever it is, beside a header key or another api_key too.
+  if (secretInQuery(query)) {
+    throw new CmsError('UNAUTHORIZED', 'Secret keys must never be sent in the query string; send them in the X-API-Key header');
+  }
   const presented = headerKey ?? queryKey;
   if (presented) {
-    if (!headerKey && keyTypeOf(presented) === 'secret') {
-      throw new CmsError('UNAUTHORIZED', 'Secret keys must never be sent in the query string; send them in the X-API-Key header');
-    }
     apiKey = keyTypeOf(presented) ? await authenticate(presented) : null;
     if (!apiKey || apiKey.type === 'preview') {
       throw new CmsError('UNAUTHORIZED', 'API key required via header or query: the key given is invalid or revoked');

@@ -5,7 +5,7 @@ import { toNodeHandler } from 'h3/node';
 import { CmsError } from '../core/errors.js';
 import { keyTypeOf } from '../core/keys/operations.js';
 import type { Cms } from '../runtime.js';
-import type { KeyActor } from './auth.js';
+import { secretInQuery, type KeyActor } from './auth.js';
 import { rateLimitSubject } from './rate-limit.js';
 import { addRoute, createRouter, findRoute } from 'rou3';
 import { appRoutes, createApp, createAppShared, type AppOptions } from './app.js';
@@ -344,7 +344,8 @@ function answerHit(shared: AppShared, req: IncomingMessage, res: ServerResponse,
   const presented = headerKey ?? query.get('api_key');
   if (!presented) return false;
   const type = keyTypeOf(presented);
-  if (type === null || type === 'preview' || (headerKey === null && type === 'secret')) return false;
+  // A secret key in the query goes to h3, which refuses it.
+  if (type === null || type === 'preview' || secretInQuery(query)) return false;
   const actor = shared.authenticateKey(presented);
   if (actor instanceof Promise) return actor.then((known) => answerAs(shared, req, res, path, query, single, known, route));
   return answerAs(shared, req, res, path, query, single, actor, route);

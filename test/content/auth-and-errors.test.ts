@@ -56,6 +56,26 @@ describe('authentication and errors', () => {
         expect(w.status).toBe(401);
       });
 
+      it('refuses a secret key in the query beside a header key or after another api_key too', async () => {
+        const reads: Array<[string, string | null]> = [
+          [`/api/v1/pages/home?api_key=${h.keys.secret}`, h.keys.public],
+          [`/api/v1/pages/home?api_key=${h.keys.secret}`, h.keys.secret],
+          [`/api/v1/pages/home?api_key=${h.keys.public}&api_key=${h.keys.secret}`, null],
+          [`/api/v1/pages?api_key=${h.keys.secret}`, h.keys.public],
+        ];
+        for (const [path, key] of reads) {
+          // Twice: the second could be a cache hit.
+          for (let i = 0; i < 2; i++) {
+            const r = await h.get(path, { door, key });
+            expect(r.status, `${path} ${key}`).toBe(401);
+            expect((await r.json()).error.code).toBe('UNAUTHORIZED');
+          }
+        }
+        const w = await h.write('PUT', `/api/v1/pages/home?api_key=${h.keys.secret}`, { name: 'Never' }, { door, key: h.keys.secret });
+        expect(w.status).toBe(401);
+        expect((await h.t.run('pages.get', { ref: { slug: 'home' } })).name).not.toBe('Never');
+      });
+
       it('refuses writes by public keys with 403 FORBIDDEN', async () => {
         const r = await h.write('POST', '/api/v1/pages', { pageTypeSlug: 'landing', name: 'X', slug: 'x' }, { door, key: h.keys.public });
         expect(r.status).toBe(403);
