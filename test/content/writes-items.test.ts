@@ -64,6 +64,10 @@ describe('collection item writes', () => {
     const body = await r.json();
     expect(body.error.code).toBe('VALIDATION_FAILED');
     expect(body.error.details.map((d: any) => d.path).sort()).toEqual(['fields.colour', 'fields.price']);
+    // The name and slug are reported with the content.
+    r = await h.write('POST', '/api/v1/collections/products', { name: '', slug: 'Bad_Slug', fields: { price: 'ten' } });
+    expect(r.status).toBe(400);
+    expect((await r.json()).error.details.map((d: any) => d.path).sort()).toEqual(['fields.price', 'name', 'slug']);
     r = await h.write('POST', '/api/v1/collections/products', { name: 'Seo', slug: 'seo', seo: { metaTitle: 'x' } });
     expect(r.status).toBe(400);
     r = await h.write('POST', '/api/v1/collections/products', { name: 'Big', slug: 'big', fields: { sku: 'x'.repeat(1_048_577) } });

@@ -81,6 +81,29 @@ describe('page writes', () => {
       for (const d of body.error.details) expect(typeof d.message).toBe('string');
     });
 
+    it('reports the name, slug, content and SEO problems of one body together', async () => {
+      const r = await h.write('POST', '/api/v1/pages', {
+        pageTypeSlug: 'landing', name: ' ', slug: 'Bad_Slug', fields: { priority: 'high', title: 5 }, seo: { canonicalUrl: 7 },
+      });
+      expect(r.status).toBe(400);
+      const body = await r.json();
+      expect(body.error.code).toBe('VALIDATION_FAILED');
+      expect(body.error.details.map((d: any) => d.path).sort()).toEqual(['fields.priority', 'fields.title', 'name', 'seo.canonicalUrl', 'slug']);
+      for (const path of ['name', 'slug', 'fields.priority', 'seo.canonicalUrl']) expect(body.error.message).toContain(path);
+      await h.createPage({ name: 'All at once', slug: 'all-at-once', fields: { title: 'T' } });
+      const u = await h.write('PUT', '/api/v1/pages/all-at-once', { name: '', slug: 'Also_Bad', fields: { priority: 'high' }, seo: { metaTitle: 1 } });
+      expect(u.status).toBe(400);
+      expect((await u.json()).error.details.map((d: any) => d.path).sort()).toEqual(['fields.priority', 'name', 'seo.metaTitle', 'slug']);
+      expect((await h.t.run('pages.get', { ref: { slug: 'all-at-once' } })).version).toBe(1);
+      // A taken slug is a conflict, reported once the body is valid.
+      await h.createPage({ name: 'Taken', slug: 'taken-by-other', fields: { title: 'T' } });
+      const invalid = await h.write('PUT', '/api/v1/pages/all-at-once', { slug: 'taken-by-other', fields: { priority: 'x' } });
+      expect(invalid.status).toBe(400);
+      const taken = await h.write('PUT', '/api/v1/pages/all-at-once', { slug: 'taken-by-other', fields: { priority: 2 } });
+      expect(taken.status).toBe(409);
+      expect((await taken.json()).error.code).toBe('SLUG_EXISTS');
+    });
+
     it('refuses references to things that do not exist', async () => {
       const r = await h.write('POST', '/api/v1/pages', {
         pageTypeSlug: 'landing', name: 'Ref', slug: 'ref', fields: { title: 'R', product: { _ref: '00000000-0000-4000-8000-000000000000', _type: 'collectionItem' } },
@@ -132,19 +155,20 @@ describe('page writes', () => {
     });
 
     it('answers 413 PAYLOAD_TOO_LARGE over 1,048,576 bytes of fields; exactly the limit is fine', async () => {
-      // {"title":"T","tagline":"t","summary":"…"} with the summary filling the rest (tagline set, so
-      // no default is added to what is stored).
-      const overhead = JSON.stringify({ title: 'T', tagline: 't', summary: '' }).length;
-      const at = { title: 'T', tagline: 't', summary: 'x'.repeat(1_048_576 - overhead) };
+      // {"title":"T","summary":"…"} with the summary filling the rest: the fields as sent count, not
+      // the type's default (tagline) added to what is stored.
+      const overhead = JSON.stringify({ title: 'T', summary: '' }).length;
+      const at = { title: 'T', summary: 'x'.repeat(1_048_576 - overhead) };
       expect(Buffer.byteLength(JSON.stringify(at))).toBe(1_048_576);
       let r = await h.write('POST', '/api/v1/pages', { pageTypeSlug: 'landing', name: 'Big', slug: 'big', fields: at });
       expect(r.status).toBe(201);
-      const over = { title: 'T', tagline: 't', summary: 'x'.repeat(1_048_577 - overhead) };
+      expect((await r.json()).data.draftContent.tagline).toBe('Welcome');
+      const over = { title: 'T', summary: 'x'.repeat(1_048_577 - overhead) };
       r = await h.write('POST', '/api/v1/pages', { pageTypeSlug: 'landing', name: 'Bigger', slug: 'bigger', fields: over });
       expect(r.status).toBe(413);
       expect((await r.json()).error.code).toBe('PAYLOAD_TOO_LARGE');
       // Multi-byte characters count as bytes.
-      const wide = { title: 'T', tagline: 't', summary: 'é'.repeat(Math.ceil((1_048_577 - overhead) / 2)) };
+      const wide = { title: 'T', summary: 'é'.repeat(Math.ceil((1_048_577 - overhead) / 2)) };
       r = await h.write('POST', '/api/v1/pages', { pageTypeSlug: 'landing', name: 'Wide', slug: 'wide', fields: wide });
       expect(r.status).toBe(413);
       // An update that grows the fields past the limit is refused too.

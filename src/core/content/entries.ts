@@ -28,12 +28,18 @@ const stateOf = (row: EntryRow): LocaleState => ({
   name: row.name, slug: row.slug, content: row.draftContent, others: row.draftLocales, seo: row.seo, seoOthers: row.seoLocales,
 });
 
-export function checkSlug(slug: string, path = 'slug'): void {
-  if (!slugPattern.test(slug) || slug.length > 255) {
-    throw new CmsError('VALIDATION_FAILED', `${path}: must be lowercase letters, digits and single hyphens (like "my-page")`, [
-      { path, message: 'must be lowercase letters, digits and single hyphens' },
-    ]);
-  }
+const slugMessage = 'must be lowercase letters, digits and single hyphens (like "my-page")';
+const nameMessage = 'must be 1 to 255 characters';
+
+/**
+ * The problems of the name and slug a write gives (each checked only when given), reported with
+ * the content's own: a write answers every problem of its body at once.
+ */
+function nameAndSlugIssues(input: { name?: string | undefined; slug?: string | undefined }): Issue[] {
+  const issues: Issue[] = [];
+  if (input.name !== undefined && (input.name.length < 1 || input.name.length > 255)) issues.push({ path: 'name', message: nameMessage });
+  if (input.slug !== undefined && (!slugPattern.test(input.slug) || input.slug.length > 255)) issues.push({ path: 'slug', message: slugMessage });
+  return issues;
 }
 
 function checkSize(fields: Record<string, unknown>): void {
@@ -43,28 +49,36 @@ function checkSize(fields: Record<string, unknown>): void {
   }
 }
 
-async function validateFields(ctx: Ctx, type: EntryType, values: unknown, applyDefaults: boolean): Promise<Record<string, unknown>> {
+/** The values validated (defaults applied on creation); their problems are added to `found`. */
+async function validateFields(ctx: Ctx, type: EntryType, values: unknown, applyDefaults: boolean, found: Issue[]): Promise<Record<string, unknown>> {
   const lookups = await createContentLookups(ctx.db, ctx.project.id, type.fields);
   const { value, issues } = await validateContent(type.fields, values ?? {}, lookups, { requireRequired: false, applyDefaults });
-  if (issues.length) throw contentInvalid(issues);
+  found.push(...issues);
   return value;
 }
 
-const contentInvalid = (issues: Issue[]) =>
-  new CmsError('VALIDATION_FAILED', `Content validation failed: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, issues);
+/** Every problem of a write's body, at once: the name and slug, the content and the SEO. */
+const contentInvalid = (issues: Issue[]) => new CmsError('VALIDATION_FAILED',
+  `${issues.some((i) => i.path !== 'name' && i.path !== 'slug') ? 'Content validation failed: ' : ''}${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, issues);
 
-async function validateSeo(ctx: Ctx, seo: unknown): Promise<Record<string, unknown>> {
+/** Throws every problem found, if any. */
+function refuseIfInvalid(found: Issue[]): void {
+  if (found.length) throw contentInvalid(found);
+}
+
+/** The SEO object validated; its problems are added to `found`. */
+async function validateSeo(ctx: Ctx, seo: unknown, found: Issue[]): Promise<Record<string, unknown>> {
   const parsed = seoWriteSchema.safeParse(seo ?? {});
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => ({ path: ['seo', ...i.path].join('.'), message: i.message }));
-    throw contentInvalid(issues);
+    found.push(...parsed.error.issues.map((i) => ({ path: ['seo', ...i.path].join('.'), message: i.message })));
+    return {};
   }
   const value: Record<string, unknown> = parsed.data;
   const { ogImageId } = parsed.data;
   if (typeof ogImageId === 'string') {
     const lookups = await createContentLookups(ctx.db, ctx.project.id, []);
-    const found = await lookups.existingIds({ kind: 'media' }, [ogImageId]);
-    if (!found.size) throw contentInvalid([{ path: 'seo.ogImageId', message: 'no media with this id' }]);
+    const exists = await lookups.existingIds({ kind: 'media' }, [ogImageId]);
+    if (!exists.size) found.push({ path: 'seo.ogImageId', message: 'no media with this id' });
   }
   return value;
 }
@@ -101,9 +115,9 @@ async function requirePublishable(ctx: Ctx, type: EntryType, content: Record<str
 }
 
 /** A locale's own values of localized fields, validated (nothing required: a locale may lack any). */
-async function validateOwn(ctx: Ctx, type: EntryType, values: Record<string, unknown>): Promise<Record<string, unknown>> {
+async function validateOwn(ctx: Ctx, type: EntryType, values: Record<string, unknown>, found: Issue[]): Promise<Record<string, unknown>> {
   const localized = localizedFieldNames(type.fields);
-  return validateFields(ctx, { ...type, fields: type.fields.filter((f) => localized.has(f.name)) }, values, false);
+  return validateFields(ctx, { ...type, fields: type.fields.filter((f) => localized.has(f.name)) }, values, false, found);
 }
 
 export interface CreateEntryInput {
@@ -131,24 +145,25 @@ export async function createEntry<K extends EntryKind>(ctx: Ctx, kind: K, input:
   const type = await loadType(ctx, store, input.typeSlug);
   const pl = ctx.project.locales;
   const locale = writeLocale(pl, input.locale);
-  checkSlug(input.slug);
+  // The fields as sent are measured: the type's defaults added below do not count against them.
   checkSize(input.fields ?? {});
+  const found = nameAndSlugIssues(input);
   let fields: Record<string, unknown>;
   let seo: Record<string, unknown> = {};
   let draftLocales: LocaleValues = input.copyLocales?.draftLocales ?? {};
   let seoLocales: LocaleValues = kind === 'page' ? input.copyLocales?.seoLocales ?? {} : {};
   if (locale === pl.defaultLocale) {
-    fields = await validateFields(ctx, type, input.fields ?? {}, true);
-    if (kind === 'page') seo = await validateSeo(ctx, input.seo);
+    fields = await validateFields(ctx, type, input.fields ?? {}, true, found);
+    if (kind === 'page') seo = await validateSeo(ctx, input.seo, found);
   } else {
     // In another locale: the shared fields (with the defaults of new content) are the entry's
     // content, the localized ones that locale's own values.
     const { shared, own } = splitLocalized(input.fields ?? {}, localizedFieldNames(type.fields));
-    fields = await validateFields(ctx, type, shared, true);
-    draftLocales = withLocaleValues(draftLocales, locale, await validateOwn(ctx, type, mergeOwn({}, own)));
-    if (kind === 'page') seoLocales = withLocaleValues(seoLocales, locale, await validateSeo(ctx, mergeOwn({}, input.seo ?? {})));
+    fields = await validateFields(ctx, type, shared, true, found);
+    draftLocales = withLocaleValues(draftLocales, locale, await validateOwn(ctx, type, mergeOwn({}, own), found));
+    if (kind === 'page') seoLocales = withLocaleValues(seoLocales, locale, await validateSeo(ctx, mergeOwn({}, input.seo ?? {}), found));
   }
-  checkSize(fields);
+  refuseIfInvalid(found);
   const slugExists = () => new CmsError('SLUG_EXISTS', `A ${store.label.toLowerCase()} with the slug "${input.slug}" already exists`);
   const publish = input.status === 'published';
   if (publish) {
@@ -233,44 +248,46 @@ export async function updateEntry<K extends EntryKind>(ctx: Ctx, kind: K, input:
   const { row, type, store } = await findEntry(ctx, kind, input.ref, input.typeSlug, true);
   if (input.expectedVersion !== undefined && input.expectedVersion !== row.version) throw versionConflict(row.version, input.expectedVersion);
   const changes: Partial<EntryRow> = {};
-  if (input.name !== undefined) changes.name = input.name;
-  if (input.slug !== undefined && input.slug !== row.slug) {
-    checkSlug(input.slug);
-    if (await store.slugTaken(ctx.db, ctx.project.id, row.typeId, input.slug, row.id)) {
-      throw new CmsError('SLUG_EXISTS', `A ${store.label.toLowerCase()} with the slug "${input.slug}" already exists`);
-    }
-    changes.slug = input.slug;
-  }
   const pl = ctx.project.locales;
   const locale = writeLocale(pl, input.locale);
   if (input.fields !== undefined) checkSize(input.fields);
+  const found = nameAndSlugIssues({ name: input.name, slug: input.slug !== row.slug ? input.slug : undefined });
+  if (input.name !== undefined) changes.name = input.name;
   if (locale === pl.defaultLocale) {
-    if (input.fields !== undefined) changes.draftContent = await validateFields(ctx, type, mergeKeys(row.draftContent, input.fields), false);
-    if (input.seo !== undefined && kind === 'page') changes.seo = await validateSeo(ctx, mergeKeys(row.seo, input.seo));
+    if (input.fields !== undefined) changes.draftContent = await validateFields(ctx, type, mergeKeys(row.draftContent, input.fields), false, found);
+    if (input.seo !== undefined && kind === 'page') changes.seo = await validateSeo(ctx, mergeKeys(row.seo, input.seo), found);
   } else {
     // Another locale: its own values of localized fields merge key by key (null clears one, so
     // the locale falls back again); shared fields change for every locale.
     const { shared, own } = splitLocalized(input.fields ?? {}, localizedFieldNames(type.fields));
-    if (Object.keys(shared).length) changes.draftContent = await validateFields(ctx, type, mergeKeys(row.draftContent, shared), false);
+    if (Object.keys(shared).length) changes.draftContent = await validateFields(ctx, type, mergeKeys(row.draftContent, shared), false, found);
     if (Object.keys(own).length) {
-      changes.draftLocales = withLocaleValues(row.draftLocales, locale, await validateOwn(ctx, type, mergeOwn(row.draftLocales[locale], own)));
+      changes.draftLocales = withLocaleValues(row.draftLocales, locale, await validateOwn(ctx, type, mergeOwn(row.draftLocales[locale], own), found));
     }
     if (input.seo !== undefined && kind === 'page') {
-      changes.seoLocales = withLocaleValues(row.seoLocales, locale, await validateSeo(ctx, mergeOwn(row.seoLocales[locale], input.seo)));
+      changes.seoLocales = withLocaleValues(row.seoLocales, locale, await validateSeo(ctx, mergeOwn(row.seoLocales[locale], input.seo), found));
     }
   }
   if (input.replaceLocales) {
     const localized = localizedFieldNames(type.fields);
     const draftLocales: LocaleValues = {};
     for (const [code, values] of Object.entries(input.replaceLocales.draftLocales)) {
-      Object.assign(draftLocales, withLocaleValues({}, code, await validateOwn(ctx, type, splitLocalized(values, localized).own)));
+      Object.assign(draftLocales, withLocaleValues({}, code, await validateOwn(ctx, type, splitLocalized(values, localized).own, found)));
     }
     changes.draftLocales = draftLocales;
     if (kind === 'page') {
       const seoLocales: LocaleValues = {};
-      for (const [code, values] of Object.entries(input.replaceLocales.seoLocales)) Object.assign(seoLocales, withLocaleValues({}, code, await validateSeo(ctx, values)));
+      for (const [code, values] of Object.entries(input.replaceLocales.seoLocales)) Object.assign(seoLocales, withLocaleValues({}, code, await validateSeo(ctx, values, found)));
       changes.seoLocales = seoLocales;
     }
+  }
+  refuseIfInvalid(found);
+  // A taken slug is a conflict: reported once the body is valid.
+  if (input.slug !== undefined && input.slug !== row.slug) {
+    if (await store.slugTaken(ctx.db, ctx.project.id, row.typeId, input.slug, row.id)) {
+      throw new CmsError('SLUG_EXISTS', `A ${store.label.toLowerCase()} with the slug "${input.slug}" already exists`);
+    }
+    changes.slug = input.slug;
   }
   if (changes.draftContent) checkSize(changes.draftContent);
   if (input.sortOrder !== undefined && kind === 'item') changes.sortOrder = input.sortOrder;

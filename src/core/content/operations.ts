@@ -16,7 +16,12 @@ const slugString = z.string().min(1).max(255);
 export const refSchema = z.union([z.strictObject({ id: z.string().min(1) }), z.strictObject({ slug: slugString })]);
 const fieldsSchema = z.record(z.string(), z.unknown());
 const seoInput = z.record(z.string(), z.unknown());
-const name = z.string().trim().min(1, 'must be 1 to 255 characters').max(255, 'must be 1 to 255 characters');
+/**
+ * A new name or slug: a string here; their rules (1 to 255 characters, the slug pattern) are
+ * checked by the write with the content, so that one answer lists every problem of the body.
+ */
+const name = z.string().trim();
+const newSlug = z.string();
 const version = z.number().int().positive();
 const forceFlag = z.union([z.boolean(), z.enum(['true', 'false'])]).transform((v) => v === true || v === 'true').default(false);
 const status = z.enum(['draft', 'published']);
@@ -32,7 +37,7 @@ export const createPage = defineOperation({
   input: z.strictObject({
     pageTypeSlug: z.string().min(1),
     name,
-    slug: slugString,
+    slug: newSlug,
     fields: fieldsSchema.optional(),
     seo: seoInput.optional(),
     status: status.optional(),
@@ -52,7 +57,7 @@ export const createItem = defineOperation({
   input: z.strictObject({
     collectionTypeSlug: z.string().min(1),
     name,
-    slug: slugString,
+    slug: newSlug,
     fields: fieldsSchema.optional(),
     sortOrder: sortOrder.optional(),
     status: status.optional(),
@@ -73,7 +78,7 @@ export const updatePage = defineOperation({
     ref: refSchema,
     collection: pageTypeRef,
     name: name.optional(),
-    slug: slugString.optional(),
+    slug: newSlug.optional(),
     fields: fieldsSchema.optional(),
     seo: seoInput.optional(),
     version: version.optional(),
@@ -94,7 +99,7 @@ export const updateItem = defineOperation({
     ref: refSchema,
     collection: itemTypeRef,
     name: name.optional(),
-    slug: slugString.optional(),
+    slug: newSlug.optional(),
     fields: fieldsSchema.optional(),
     sortOrder: sortOrder.optional(),
     version: version.optional(),
