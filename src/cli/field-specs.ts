@@ -9,12 +9,12 @@ export interface FieldSpec {
   options?: { choices: Array<{ value: string; label: string }> };
 }
 
-const fieldGrammar = 'name:type[:required], or for a select name:select:CHOICES[:required]';
+const fieldGrammar = 'name:type[:required], or for a select name:select[:CHOICES][:required]';
 
 /**
- * `--field` grammar: `name:type[:required]`; a select is `name:select:CHOICES[:required]`, CHOICES
- * comma-separated, each `value` (its own label) or `value=Label`. A select always has its choices in
- * the third part, so `:required` at the end can never be read as a choice.
+ * `--field` grammar: `name:type[:required]`; a select is `name:select[:CHOICES][:required]`, CHOICES
+ * comma-separated, each `value` (its own label) or `value=Label`; without them it takes any string.
+ * A select's choices are always the third part, and a final `:required` is never read as a choice.
  */
 export function parseFieldSpec(spec: string): FieldSpec {
   const parts = spec.split(':');
@@ -33,11 +33,9 @@ export function parseFieldSpec(spec: string): FieldSpec {
     return base;
   }
   // Labels may hold colons: everything between the type and a final :required is the choice list.
+  // None (`role:select`, `role:select:required`): a select that takes any string.
   const list = rest.join(':');
-  if (!list.trim()) {
-    throw new UsageError(`Field "${spec}": a select needs its choices, e.g. ${name}:select:cto,cfo${required ? ':required' : ''} ` +
-      `or ${name}:select:"cto=Chief Technology Officer,cfo=Chief Financial Officer"${required ? ':required' : ''}`);
-  }
+  if (!list.trim()) return base;
   return { ...base, options: { choices: parseChoices(list, spec) } };
 }
 

@@ -37,15 +37,15 @@ export async function askTypeDefinition(start: Partial<TypeAnswers>): Promise<Ty
     let options: FieldSpec['options'];
     if (type === 'select') {
       const list = await p.text({
-        message: `Choices of ${name}: comma-separated values, or value=Label pairs`,
+        message: `Choices of ${name}: comma-separated values, or value=Label pairs (empty: any text)`,
         placeholder: 'cto=Chief Technology Officer,cfo=Chief Financial Officer',
         validate: (v) => {
-          if (!v?.trim()) return 'a select needs at least one choice';
+          if (!v?.trim()) return undefined;
           try { parseChoices(v, name); return undefined; } catch (e) { return errorMessage(e); }
         },
       });
       if (p.isCancel(list)) return null;
-      options = { choices: parseChoices(list, name) };
+      if (list.trim()) options = { choices: parseChoices(list, name) };
     }
     const required = await p.confirm({ message: `Is ${name} required?`, initialValue: false });
     if (p.isCancel(required)) return null;

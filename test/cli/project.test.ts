@@ -248,13 +248,23 @@ describe('cms in a project folder', { timeout: cliTimeout }, () => {
     ]));
   });
 
-  it('schema add refuses a select without choices (a usage error saying how to give them) and writes nothing', async () => {
-    const r = await cli(['schema', 'add', 'collection', 'team', '--field', 'name:text', '--field', 'role:select']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^USAGE: Field "role:select": a select needs its choices/m);
-    expect(existsSync(schemaFile('collections', 'team.json'))).toBe(false);
+  it('schema add takes a select without choices (any text), as name:select or name:select:required', async () => {
+    const r = await cli(['schema', 'add', 'collection', 'crew', '--field', 'name:text', '--field', 'role:select', '--field', 'level:select:required']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readJson(schemaFile('collections', 'crew.json')).fields).toEqual([
+      { name: 'name', label: 'Name', type: 'text' },
+      { name: 'role', label: 'Role', type: 'select' },
+      { name: 'level', label: 'Level', type: 'select', required: true },
+    ]);
+    const item = await cli(['items', 'create', '--collection', 'crew', '--name', 'Bo', '--slug', 'bo', '--fields', '{"role":"any words at all"}', '--json']);
+    expect(item.code, item.stderr).toBe(0);
+    expect(item.json().data.draftContent.role).toBe('any words at all');
+    // Gone again (file and type), so the folder is as the later tests expect it.
+    rmSync(schemaFile('collections', 'crew.json'));
+    const push = await cli(['schema', 'push', '--force']);
+    expect(push.code, push.stderr).toBe(0);
     const list = await cli(['schema', 'list', '--json']);
-    expect(list.json().data.map((t: { slug: string }) => t.slug)).not.toContain('team');
+    expect(list.json().data.map((t: { slug: string }) => t.slug)).not.toContain('crew');
   });
 
   it('schema add refuses a bad field spec as a usage error', async () => {
@@ -296,7 +306,7 @@ describe('cms in a project folder', { timeout: cliTimeout }, () => {
       slug: 'article', name: 'Article', fields: [
         { name: 'bad-name', label: 'Bad', type: 'text' },
         { name: 'author', label: 'Author', type: 'reference', options: { referenceType: 'user', collectionType: 'products' } },
-        { name: 'role', label: 'Role', type: 'select' },
+        { name: 'role', label: 'Role', type: 'select', options: { choices: [] } },
       ],
     }));
     writeFileSync(bad('page-types', 'faq.json'), JSON.stringify({
@@ -322,7 +332,7 @@ describe('cms in a project folder', { timeout: cliTimeout }, () => {
     problem('page-types/article.json', 'fields[1].options.collectionType', /user/);
     problem('page-types/faq.json', 'fields[0].options.fields[1].type', /repeater/);
     problem('components/card.json', 'fields[0].options.componentSlug', /required/);
-    problem('page-types/article.json', 'fields[2].options.choices', /at least one choice/);
+    problem('page-types/article.json', 'fields[2].options.choices', /must not be empty/);
     expect(r.stderr).toMatch(/^VALIDATION_FAILED: The schema has 5 problems/m);
 
     const list = await cli(['schema', 'list', '--json', '--config', 'bad.config.json']);

@@ -157,7 +157,15 @@ export function FieldControl({ field, path, value, onChange }: { field: SchemaFi
     case 'json':
       return <Wrapper field={field} path={path}>{(a) => <JsonInput path={path} common={common(a)} value={value} onChange={onChange} />}</Wrapper>;
     case 'select': {
-      const choices = Array.isArray(o.choices) ? o.choices.filter(isRecord).map((c) => ({ value: str(c.value) ?? '', label: str(c.label) ?? str(c.value) ?? '' })) : [];
+      const choices = Array.isArray(o.choices) ? o.choices.filter(isRecord).map((c) => ({ value: str(c.value) ?? '', label: str(c.label) ?? str(c.value) ?? '' })) : null;
+      // A select without choices takes any text.
+      if (!choices) {
+        return (
+          <Wrapper field={field} path={path}>
+            {(a) => <input type="text" {...common(a)} value={str(value) ?? ''} onChange={(e) => onChange(e.target.value || null)} />}
+          </Wrapper>
+        );
+      }
       return (
         <Wrapper field={field} path={path}>
           {(a) => (

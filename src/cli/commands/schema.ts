@@ -132,8 +132,8 @@ export function registerSchema(program: Command, state: ProgramState): void {
     .argument('[kind]', 'page-type, collection or component')
     .argument('[slug]', 'the type\'s slug, like landing-page')
     .option('--name <name>', 'display name')
-    .option('--field <spec...>', 'a field as name:type[:required]; a select as name:select:CHOICES[:required], CHOICES being ' +
-      'comma-separated values (each its own label) or value=Label pairs; repeatable. E.g. --field title:text:required ' +
+    .option('--field <spec...>', 'a field as name:type[:required]; a select as name:select[:CHOICES][:required], CHOICES being ' +
+      'comma-separated values (each its own label) or value=Label pairs (none: any text); repeatable. E.g. --field title:text:required ' +
       '--field role:select:cto,cfo --field tier:select:"gold=Gold tier,silver=Silver tier":required')
     .option('--yes', 'ask nothing')
     .action(action(state, async (g, kindRaw: string | undefined, slugRaw: string | undefined, opts: { name?: string; field?: string[]; yes?: boolean }) => {

@@ -63,8 +63,8 @@ export interface SelectChoice {
 }
 export interface SelectOptions extends UiOptions {
   /**
-   * Definitions are refused without at least one choice (a select without choices would accept
-   * any string); optional here because types stored before that rule may lack them.
+   * The values a select allows. Optional, as in the contract ("if choices are defined"): a select
+   * without them accepts any string; a list given must not be empty.
    */
   choices?: SelectChoice[] | undefined;
 }
@@ -215,12 +215,12 @@ function mediaOptions(type: 'image' | 'media') {
 
 const choiceSchema = closedObject({ label: z.string(), value: z.string() }, (key) => `unknown property "${key}" of a choice`);
 
-const needsChoices = 'a select needs at least one choice, like [{ "label": "Red", "value": "red" }]';
-
 const selectOptions = optionsObject('select', {
+  // Without choices a select takes any string (the contract's rule 4: "if choices are defined").
   choices: z
-    .array(choiceSchema, { error: (issue) => (issue.input === undefined ? `required: ${needsChoices}` : undefined) })
-    .min(1, { error: `must not be empty: ${needsChoices}` })
+    .array(choiceSchema)
+    .min(1, { error: 'must not be empty: give at least one choice, like [{ "label": "Red", "value": "red" }], or leave choices out to allow any string' })
+    .optional()
     .superRefine((choices: unknown, ctx) => {
       if (!Array.isArray(choices)) return;
       const seen = new Set<string>();
@@ -324,7 +324,7 @@ const optionsByType = {
   datetime: optionsObject('datetime', {}).optional(),
   color: optionsObject('color', {}).optional(),
   json: optionsObject('json', {}).optional(),
-  select: requiredOptions(selectOptions),
+  select: selectOptions.optional(),
   reference: requiredOptions(referenceOptions),
   componentPicker: componentPickerOptions.optional(),
   nestedComponent: requiredOptions(nestedComponentOptions),

@@ -133,7 +133,8 @@ export function toField(d: FieldDraft, path: string, local: LocalIssue[]): Recor
       break;
     }
     case 'select':
-      o.choices = d.choices.map((c) => ({ label: c.label, value: c.value }));
+      // No choices: a select that takes any text (the list is left out, not sent empty).
+      if (d.choices.length) o.choices = d.choices.map((c) => ({ label: c.label, value: c.value }));
       break;
     case 'reference': {
       const rt = d.opts.referenceType ?? 'collectionItem';
