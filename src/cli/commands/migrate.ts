@@ -80,14 +80,14 @@ function describe(m: MigrationOut): string {
   return lines.join('\n');
 }
 
-/** Progress while following: ora on a terminal, plain lines on stderr otherwise. */
+/** Progress while following: ora on a terminal; otherwise nothing, or plain lines with --progress. */
 interface Display {
   update(m: MigrationOut): void;
   note(message: string): void;
   stop(m: MigrationOut | null): void;
 }
 
-async function createDisplay(io: Io): Promise<Display> {
+async function createDisplay(io: Io, lines: boolean): Promise<Display> {
   const { Writable } = await import('node:stream');
   // ora draws on a real terminal stream; anything else gets plain lines.
   if (io.stderr.isTTY && io.stderr instanceof Writable) {
@@ -105,11 +105,13 @@ async function createDisplay(io: Io): Promise<Display> {
       },
     };
   }
+  // Not a terminal (CI, a pipe): no progress (decisions §11) unless --progress asks for plain
+  // lines; what Ctrl-C did is said either way.
   let last = '';
   return {
     update: (m) => {
       const text = progressText(m);
-      if (text !== last) io.stderr.write(`[migrate] ${text}\n`);
+      if (lines && text !== last) io.stderr.write(`[migrate] ${text}\n`);
       last = text;
     },
     note: (message) => { io.stderr.write(`[migrate] ${message}\n`); },
@@ -121,8 +123,8 @@ async function createDisplay(io: Io): Promise<Display> {
  * Watches a migration until it completes, fails or pauses. Ctrl-C asks it to pause (it stops
  * after the current batch); a second Ctrl-C stops waiting.
  */
-async function follow(engine: Engine, id: string, io: Io): Promise<MigrationOut> {
-  const display = await createDisplay(io);
+async function follow(engine: Engine, id: string, io: Io, lines = false): Promise<MigrationOut> {
+  const display = await createDisplay(io, lines);
   let interrupts = 0;
   const onInterrupt = () => {
     interrupts += 1;
@@ -169,16 +171,21 @@ export function registerMigrate(program: Command, state: ProgramState): void {
 
   sourceOptions(migrate.command('run'))
     .description('create a migration, start it and follow it to the end (Ctrl-C pauses it); for CI')
-    .action(action(state, async (g, opts: SourceOptions) => {
+    .option('--progress', 'progress as plain lines on stderr when it is not a terminal (CI logs); a terminal always shows it')
+    .action(action(state, async (g, opts: SourceOptions & { progress?: boolean }) => {
       const input = createInput(opts, io);
       const { withEngine } = await import('../engine.js');
       await withEngine(g, io, async (engine) => {
         const created = await engine.run('migrations.create', input);
-        // On stderr, so a script can learn the id (to watch or pause it) while stdout stays one document.
-        io.stderr.write(io.stderr.isTTY ? `Created migration ${created.id}\n` : `[migrate] created ${created.id}\n`);
-        if (!g.json) io.stderr.write(`${io.stderr.isTTY ? '' : '[migrate] '}Reading ${await sourceUrlOf(created)}\n`);
+        // Progress, on a terminal or with --progress (the id is in the final record, and in `cms migrate list`).
+        if (io.stderr.isTTY) {
+          io.stderr.write(`Created migration ${created.id}\n`);
+          if (!g.json) io.stderr.write(`Reading ${await sourceUrlOf(created)}\n`);
+        } else if (opts.progress) {
+          io.stderr.write(`[migrate] created ${created.id}\n[migrate] reading ${await sourceUrlOf(created)}\n`);
+        }
         await engine.run('migrations.start', { id: created.id });
-        report(state, g, await follow(engine, created.id, io));
+        report(state, g, await follow(engine, created.id, io, !!opts.progress));
       });
     }));
 

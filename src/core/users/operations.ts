@@ -39,7 +39,7 @@ export const createUser = defineOperation({
       throw new CmsError('FORBIDDEN', 'Only an owner can make another owner');
     }
     const [existing] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, input.email));
-    if (existing) throw new CmsError('CONFLICT', `A user with the email ${input.email} already exists; add them with \`cms members add\``);
+    if (existing) throw new CmsError('CONFLICT', `A user with the email ${input.email} already exists; add them to a project with \`cms users add --email ${input.email} --role <role>\``);
     const now = ctx.clock.now();
     const [user] = await ctx.db.insert(users).values({
       email: input.email,
