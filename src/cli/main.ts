@@ -66,6 +66,12 @@ export function isShortCommand(argv: string[]): boolean {
 
 export async function run(argv: string[], io: Io = processIo()): Promise<number> {
   const state: ProgramState = { io, exitCode: exitCodes.ok };
+  // `cms --version --json`: the version as the one JSON document --json promises.
+  const args = argv.slice(2);
+  if (args.includes('--json') && args.some((a) => a === '--version' || a === '-v') && args.every((a) => ['--json', '--version', '-v'].includes(a))) {
+    io.stdout.write(JSON.stringify({ data: { version: cliVersion() } }, null, 2) + '\n');
+    return exitCodes.ok;
+  }
   const program = createProgram(state);
   try {
     await program.parseAsync(argv);

@@ -321,6 +321,8 @@ describe('cms in a project folder', { timeout: cliTimeout }, () => {
       slug: 'card', name: 'Card', fields: [{ name: 'inner', label: 'Inner', type: 'nestedComponent', options: {} }],
     }));
     writeFileSync(bad('components', 'fine.json'), JSON.stringify({ slug: 'fine', name: 'Fine', fields: [{ name: 'a', label: 'A', type: 'text' }] }));
+    // A file that is not JSON is reported with the other files' problems, not instead of them.
+    writeFileSync(bad('components', 'broken.json'), '[');
 
     const r = await cli(['schema', 'push', '--config', 'bad.config.json']);
     expect(r.code).toBe(1);
@@ -333,7 +335,8 @@ describe('cms in a project folder', { timeout: cliTimeout }, () => {
     problem('page-types/faq.json', 'fields[0].options.fields[1].type', /repeater/);
     problem('components/card.json', 'fields[0].options.componentSlug', /required/);
     problem('page-types/article.json', 'fields[2].options.choices', /must not be empty/);
-    expect(r.stderr).toMatch(/^VALIDATION_FAILED: The schema has 5 problems/m);
+    problem('components/broken.json', '(file)', /not valid JSON/);
+    expect(r.stderr).toMatch(/^VALIDATION_FAILED: The schema has 6 problems \(1 unreadable file\)/m);
 
     const list = await cli(['schema', 'list', '--json', '--config', 'bad.config.json']);
     expect(list.json().data.map((t: { slug: string }) => t.slug).sort()).toEqual(['call-to-action', 'landing-page', 'products', 'quote']);

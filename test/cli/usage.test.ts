@@ -20,11 +20,14 @@ describe('cms usage and configuration errors', { timeout: cliTimeout }, () => {
     const r = await cli(['--version']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`${pkg.version}\n`);
-    // `-v` alone is answered the same way; `--version` among other options goes through the whole CLI.
-    for (const args of [['-v'], ['--json', '--version']]) {
-      const again = await cli(args);
-      expect(again.code).toBe(0);
-      expect(again.stdout).toBe(`${pkg.version}\n`);
+    // `-v` alone is answered the same way; with --json the version is one JSON document.
+    const again = await cli(['-v']);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe(`${pkg.version}\n`);
+    for (const args of [['--json', '--version'], ['-v', '--json']]) {
+      const json = await cli(args);
+      expect(json.code).toBe(0);
+      expect(JSON.parse(json.stdout)).toEqual({ data: { version: pkg.version } });
     }
   });
 
@@ -91,13 +94,13 @@ describe('cms usage and configuration errors', { timeout: cliTimeout }, () => {
     expect(r.stderr.trim()).toBe('USAGE: "widget" is not a kind of type: use page-type, collection or component, as in cms schema add collection team --field name:text');
   });
 
-  it('schema add with a select without choices says how to give them', async () => {
-    const r = await cli(['schema', 'add', 'collection', 'team', '--field', 'role:select']);
+  it('schema add with a select choice without a value, or given twice, says so', async () => {
+    const r = await cli(['schema', 'add', 'collection', 'team', '--field', 'role:select:=CTO']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^USAGE: Field "role:select": a select needs its choices, e.g. role:select:cto,cfo or role:select:"cto=Chief Technology Officer,cfo=Chief Financial Officer"/);
-    const required = await cli(['schema', 'add', 'collection', 'team', '--field', 'role:select:required']);
-    expect(required.code).toBe(2);
-    expect(required.stderr).toContain('a select needs its choices, e.g. role:select:cto,cfo:required');
+    expect(r.stderr).toMatch(/^USAGE: Field "role:select:=CTO": the choice "=CTO" needs a value/m);
+    const twice = await cli(['schema', 'add', 'collection', 'team', '--field', 'role:select:cto,cto:required']);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain('the choice "cto" is given twice');
   });
 
   it('schema add with an unknown field type lists the types', async () => {

@@ -6,6 +6,8 @@ import type { Io } from '../io.js';
 import { choices, oneOf } from '../choices.js';
 import { parseFieldSpec, titleCase } from '../field-specs.js';
 import type { SchemaPlan } from '../../core/types/operations.js';
+import type { Engine } from '../engine.js';
+import { propertyOf } from '../../lib/unknown-values.js';
 
 const entries = (n: number, verb: string, verbs: string) => `${n} entr${n === 1 ? `y ${verb}` : `ies ${verbs}`}`;
 
@@ -46,16 +48,31 @@ const kindArg: Record<string, 'pageTypes' | 'collections' | 'components'> = {
   component: 'components', components: 'components',
 };
 
-async function readDocuments(io: Io, schemasDir: string) {
+/**
+ * The schema files, read. A file that is not valid JSON is refused with the problems of every
+ * other file (decisions §4: all errors reported at once): the readable files are checked too,
+ * and their problems join the unreadable files' in one VALIDATION_FAILED.
+ */
+async function readDocuments(io: Io, engine: Engine) {
   const { readSchemaFiles } = await import('../schema-files.js');
-  const { CmsError } = await import('../../core/errors.js');
-  const result = readSchemaFiles(schemasDir, io.cwd);
-  if (result.unreadable.length) {
-    throw new CmsError('VALIDATION_FAILED',
-      `The schema has ${result.unreadable.length} unreadable file(s):\n` + result.unreadable.map((u) => `  ${u.file}: ${u.message}`).join('\n'),
-      result.unreadable.map((u) => ({ file: u.file, path: '(file)', message: u.message })));
+  const { CmsError, isCmsError } = await import('../../core/errors.js');
+  const result = readSchemaFiles(engine.config.schemasDir, io.cwd);
+  if (!result.unreadable.length) return result.documents;
+  const issues: Array<{ file?: string; path: string; message: string }> = result.unreadable.map((u) => ({ file: u.file, path: '(file)', message: u.message }));
+  try {
+    await engine.run('schema.diff', result.documents);
+  } catch (e) {
+    if (!isCmsError(e) || e.code !== 'VALIDATION_FAILED' || !Array.isArray(e.details)) throw e;
+    for (const issue of e.details) {
+      if (typeof issue !== 'object' || issue === null) continue;
+      const file = propertyOf(issue, 'file');
+      issues.push({ ...issue, ...(typeof file === 'string' ? { file } : {}), path: String(propertyOf(issue, 'path')), message: String(propertyOf(issue, 'message')) });
+    }
   }
-  return result.documents;
+  throw new CmsError('VALIDATION_FAILED',
+    `The schema has ${issues.length} problem${issues.length === 1 ? '' : 's'} (${result.unreadable.length} unreadable file${result.unreadable.length === 1 ? '' : 's'}):\n` +
+      issues.map((i) => `  ${i.file ?? ''}: ${i.path}: ${i.message}`).join('\n'),
+    issues);
 }
 
 export function registerSchema(program: Command, state: ProgramState): void {
@@ -71,7 +88,7 @@ export function registerSchema(program: Command, state: ProgramState): void {
       const { withEngine } = await import('../engine.js');
       let shown = false;
       const data = await withEngine(g, io, async (e) => {
-        const docs = await readDocuments(io, e.config.schemasDir);
+        const docs = await readDocuments(io, e);
         if (interactive) {
           // On a terminal: the plan first, and a question before anything that drops content.
           const plan = await e.run('schema.diff', docs);
@@ -97,7 +114,7 @@ export function registerSchema(program: Command, state: ProgramState): void {
     .description('show what push would change')
     .action(action(state, async (g) => {
       const { withEngine } = await import('../engine.js');
-      const data = await withEngine(g, io, async (e) => e.run('schema.diff', await readDocuments(io, e.config.schemasDir)));
+      const data = await withEngine(g, io, async (e) => e.run('schema.diff', await readDocuments(io, e)));
       printResult(io, g, data, (plan) => describePlan(plan, false));
     }));
 
