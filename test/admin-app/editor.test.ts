@@ -39,6 +39,7 @@ beforeAll(async () => {
     { name: 'tint', label: 'Tint', type: 'color' },
     { name: 'meta', label: 'Meta', type: 'json' },
     { name: 'size', label: 'Size', type: 'select', options: { choices: [{ label: 'Small', value: 's' }, { label: 'Large', value: 'l' }] } },
+    { name: 'mood', label: 'Mood', type: 'select' },
     { name: 'people', label: 'People', type: 'reference', options: { collectionType: 'people', multiple: true } },
     { name: 'blocks', label: 'Blocks', type: 'componentPicker', options: { allowedComponents: ['quote'], maxItems: 3 } },
     { name: 'cta', label: 'CTA', type: 'nestedComponent', options: { componentSlug: 'cta' } },
@@ -67,7 +68,7 @@ describe('the entry editor', () => {
     await page.getByRole('link', { name: 'New page' }).click();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), { timeout: 10_000 }).toBe('New page');
     // Every field has a labelled control, its help text and its required mark.
-    for (const p of ['title', 'code', 'intro', 'body', 'hero', 'file', 'count', 'featured', 'day', 'at', 'tint', 'meta', 'size', 'people', 'blocks', 'cta', 'rows']) {
+    for (const p of ['title', 'code', 'intro', 'body', 'hero', 'file', 'count', 'featured', 'day', 'at', 'tint', 'meta', 'size', 'mood', 'people', 'blocks', 'cta', 'rows']) {
       expect(await field(page, `fields.${p}`).count(), p).toBe(1);
     }
     expect(await field(page, 'fields.title').textContent()).toContain('The page heading');
@@ -96,6 +97,9 @@ describe('the entry editor', () => {
     await page.getByLabel('Meta', { exact: true }).fill('{"a": [1, 2]}');
     await expect.poll(() => field(page, 'fields.meta').textContent()).not.toContain('Not valid JSON');
     await page.getByLabel('Size', { exact: true }).selectOption('l');
+    // A select without choices takes any text.
+    expect(await page.getByLabel('Mood', { exact: true }).getAttribute('type')).toBe('text');
+    await page.getByLabel('Mood', { exact: true }).fill('quietly hopeful');
     // References: search as you type, pick with the keyboard, reorder with buttons.
     await page.getByRole('combobox', { name: 'People' }).fill('Grace');
     await expect.poll(() => page.getByRole('listbox', { name: 'Matching items of people' }).getByRole('option').count()).toBe(1);
@@ -142,7 +146,7 @@ describe('the entry editor', () => {
     const res = await h.fetch('/api/v1/pages/showcase-one', { headers: { 'x-api-key': publicKey } });
     expect(res.status).toBe(200);
     const text = JSON.stringify(await res.json());
-    for (const part of ['"title":"Showcase"', '"code":"ABC"', '"count":7', '"featured":true', '"day":"2026-03-04"', '"tint":"#ff8800"', '"meta":{"a":[1,2]}', '"size":"l"', '"caption":"two"', '"label":"Buy now"', 'To be or not to be']) {
+    for (const part of ['"title":"Showcase"', '"code":"ABC"', '"count":7', '"featured":true', '"day":"2026-03-04"', '"tint":"#ff8800"', '"meta":{"a":[1,2]}', '"size":"l"', '"mood":"quietly hopeful"', '"caption":"two"', '"label":"Buy now"', 'To be or not to be']) {
       expect(text).toContain(part);
     }
     const at = /"at":"([^"]+)"/.exec(text)?.[1] ?? '';
