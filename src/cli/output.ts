@@ -58,6 +58,9 @@ export function formatCell(v: unknown): string {
   return String(v).replace(/\s+/g, ' ');
 }
 
+/** An ISO timestamp's local day, `2026-03-01`. */
+export const formatDay = (v: unknown): string => formatCell(v).slice(0, 10);
+
 /**
  * How long ago a time was, short enough for a table: `just now`, `5 min ago`, `3 h ago`, `2 d ago`,
  * then the local date; `never` for none.
@@ -71,7 +74,7 @@ export function ago(v: string | Date | null | undefined, now: Date): string {
   if (minutes < 60) return `${minutes} min ago`;
   if (minutes < 48 * 60) return `${Math.floor(minutes / 60)} h ago`;
   if (minutes < 30 * 24 * 60) return `${Math.floor(minutes / (24 * 60))} d ago`;
-  return formatCell(d).slice(0, 10);
+  return formatDay(d);
 }
 
 /** The width tables fit: `COLUMNS` when set, else the terminal's, else 100. */

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { action, type ProgramState } from '../command-kit.js';
-import { ago, formatCell, printResult, table } from '../output.js';
+import { ago, formatDay, printResult, table } from '../output.js';
 import { choiceOption, choices, chosen, listOption } from '../choices.js';
 
 export function registerKeys(program: Command, state: ProgramState): void {
@@ -31,7 +31,7 @@ export function registerKeys(program: Command, state: ProgramState): void {
       // keys are listed only with --all, so only then has their column anything to show.
       const columns = ['id', 'type', 'name', 'prefix', 'permissions', 'createdOn', 'lastUsed', ...(opts.all ? ['revokedAt'] : [])];
       const now = new Date();
-      printResult(io, g, data, (rows) => table(io, rows.map((k) => ({ ...k, createdOn: formatCell(k.createdAt).slice(0, 10), lastUsed: ago(k.lastUsedAt, now) })), columns,
+      printResult(io, g, data, (rows) => table(io, rows.map((k) => ({ ...k, createdOn: formatDay(k.createdAt), lastUsed: ago(k.lastUsedAt, now) })), columns,
         'No keys yet. Create one: cms keys create --type public'));
     }));
 
