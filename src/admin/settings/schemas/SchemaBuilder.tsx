@@ -424,6 +424,7 @@ function ChoicesEditor({ field: f, onChange, issues, path }: { field: FieldDraft
     <fieldset className="sb-sub">
       <legend>Choices</legend>
       <Errors issues={issues.filter((i) => i.path === path)} />
+      {f.choices.length === 0 && <p className="muted">No choices: the field takes any text. Add choices to offer a list instead.</p>}
       {f.choices.map((c, i) => (
         <div key={c.key} className="sb-row sb-choice">
           <TextInput label={`Choice ${i + 1} label`} value={c.label} onChange={(v) => setChoice(c.key, 'label', v)} issues={issues.filter((x) => x.path.startsWith(`${path}[${i}].label`))} />
