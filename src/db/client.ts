@@ -3,6 +3,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makePrivateFolder } from './private-folder.js';
+import { namedOnPglite } from './named-statements.js';
 import { packageFile } from '../lib/package-files.js';
 import { propertyOf } from '../lib/unknown-values.js';
 import { z } from 'zod';
@@ -120,23 +121,41 @@ const keepText = (value: string): string => value;
  * each query's options (in transactions too), they give the same rows. Options that ask for
  * other parsers go through as they are. Methods run on the client itself (its fields are private).
  */
-function parsersOnce<T extends PGliteClient>(client: T): T {
+function parsersOnce<T extends PGliteClient>(client: T, named: NamedRun): T {
   for (const oid of keptAsText) client.parsers[oid] = keepText;
   const own = (options: unknown): unknown => {
     const parsers = propertyOf(options, 'parsers');
     if (typeof parsers !== 'object' || parsers === null || !Object.keys(parsers).every((k) => keptAsText.includes(k))) return options;
     return { ...(options as object), parsers: undefined }; // options is an object: it has parsers
   };
-  const wrap = <C extends object>(target: C): C => new Proxy(target, {
+  const wrap = <C extends object>(target: C, inTransaction: boolean): C => new Proxy(target, {
     get(t, prop) {
       const value: unknown = Reflect.get(t, prop);
       if (typeof value !== 'function') return value;
-      if (prop === 'query') return (query: string, params?: unknown[], options?: unknown) => value.call(t, query, params, own(options));
-      if (prop === 'transaction') return (fn: (tx: object) => unknown) => value.call(t, (tx: object) => fn(wrap(tx)));
+      if (prop === 'query') {
+        return (query: string, params?: unknown[], options?: unknown) => {
+          const ownOptions = own(options);
+          // Inside a transaction, statements run as named ones (named-statements.ts).
+          if (inTransaction && !propertyOf(t, 'closed')) {
+            const run = named(query, params, rowModeOf(ownOptions));
+            if (run) return run;
+          }
+          return value.call(t, query, params, ownOptions);
+        };
+      }
+      if (prop === 'transaction') return (fn: (tx: object) => unknown) => value.call(t, (tx: object) => fn(wrap(tx, true)));
       return value.bind(t);
     },
   });
-  return wrap(client);
+  return wrap(client, false);
+}
+
+type NamedRun = (text: string, params: unknown[] | undefined, options: { rowMode?: 'array' | 'object' }) => Promise<unknown> | undefined;
+
+/** The row mode of a query's options, the one option a named run takes (parsers are the instance's). */
+function rowModeOf(options: unknown): { rowMode?: 'array' | 'object' } {
+  const mode = propertyOf(options, 'rowMode');
+  return mode === 'array' || mode === 'object' ? { rowMode: mode } : {};
 }
 
 interface PGliteClient { parsers: Record<string, (value: string, typeId?: number) => unknown> }
@@ -179,7 +198,8 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
       async close() { await client.end({ timeout: 5 }); },
     };
   }
-  const { PGlite } = await import('@electric-sql/pglite');
+  const pglite = await import('@electric-sql/pglite');
+  const { PGlite } = pglite;
   const inMemory = !options.dataDir || options.dataDir === 'memory://';
   if (!inMemory) makePrivateFolder(options.dataDir!);
   const client = inMemory
@@ -191,7 +211,8 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
   ready.catch(() => {});
   const [{ drizzle }, schema] = await Promise.all([import('drizzle-orm/pglite'), loadSchema()]);
   await ready;
-  const db: Db = drizzle(parsersOnce(client), { schema });
+  const named = namedOnPglite(client, pglite);
+  const db: Db = drizzle(parsersOnce(client, (text, params, options) => named.run(text, params, options)), { schema });
   return {
     db,
     driver: 'pglite',
