@@ -22,7 +22,6 @@ export type {
   SchemaSetIssue,
 } from './fields.js';
 export { validateContent, requiredMissing, collectRefs } from './validate-content.js';
-export { defaultImageMimeTypes } from './media-types.js';
 export type {
   ContentLookups,
   ContentTarget,

@@ -1,7 +1,6 @@
 import { isValidColor } from './colors.js';
 import type { FieldOf, ReferenceType, SchemaField, TypeDefinition } from './fields.js';
 import { formatPath, type Issue, type PathSegment } from './issues.js';
-import { defaultImageMimeTypes } from './media-types.js';
 
 /** What an id in content points at; one `existingIds` call is made per distinct target. */
 export type ContentTarget =
@@ -58,9 +57,8 @@ interface ExistenceUse {
   path: PathSegment[];
   id: string;
   target: ContentTarget;
-  // Only for media fields that restrict the files they accept. `imageDefault`: the allowed types
-  // are the image field's default (no allowedMimeTypes in its options).
-  constraints?: { allowedMimeTypes?: readonly string[]; maxFileSize?: number; imageDefault?: boolean };
+  // Only for media fields that restrict the files they accept.
+  constraints?: { allowedMimeTypes?: readonly string[]; maxFileSize?: number };
 }
 
 interface Walk {
@@ -282,17 +280,12 @@ function validateValue(field: SchemaField, value: unknown, path: PathSegment[], 
       const media = mediaIdOf(value);
       if (!media) return fail(MEDIA_MESSAGE);
       const options = field.options ?? {};
-      // An image field takes images only unless its options say otherwise; a media field takes any type.
-      const imageDefault = field.type === 'image' && options.allowedMimeTypes === undefined;
-      const allowedMimeTypes = imageDefault ? defaultImageMimeTypes : options.allowedMimeTypes;
-      const { maxFileSize } = options;
+      // Any file unless the options restrict it: `allowedMimeTypes`, `maxFileSize` (an image field
+      // too: the contract asks only for a valid media reference).
+      const { allowedMimeTypes, maxFileSize } = options;
       const constraints =
-        imageDefault || options.allowedMimeTypes !== undefined || maxFileSize !== undefined
-          ? {
-              ...(allowedMimeTypes !== undefined ? { allowedMimeTypes } : {}),
-              ...(maxFileSize !== undefined ? { maxFileSize } : {}),
-              ...(imageDefault ? { imageDefault: true } : {}),
-            }
+        allowedMimeTypes !== undefined || maxFileSize !== undefined
+          ? { ...(allowedMimeTypes !== undefined ? { allowedMimeTypes } : {}), ...(maxFileSize !== undefined ? { maxFileSize } : {}) }
           : undefined;
       walk.uses.push({ path, id: media.id, target: { kind: 'media' }, ...(constraints ? { constraints } : {}) });
       return value;
@@ -473,15 +466,9 @@ async function checkExistence(walk: Walk, lookups: ContentLookups): Promise<void
     }
     const info = use.constraints ? mediaInfo.get(id) : undefined;
     if (!info) continue;
-    const { allowedMimeTypes, maxFileSize, imageDefault } = use.constraints ?? {};
+    const { allowedMimeTypes, maxFileSize } = use.constraints ?? {};
     if (allowedMimeTypes !== undefined && !mimeTypeAllowed(info.mimeType, allowedMimeTypes)) {
-      addIssue(
-        walk,
-        use.path,
-        imageDefault
-          ? `media type ${info.mimeType} is not an image; an image field allows ${allowedMimeTypes.join(', ')} (use a media field, or set options.allowedMimeTypes, for other files)`
-          : `media type ${info.mimeType} is not allowed (allowed: ${allowedMimeTypes.join(', ')})`,
-      );
+      addIssue(walk, use.path, `media type ${info.mimeType} is not allowed (allowed: ${allowedMimeTypes.join(', ')})`);
     }
     if (maxFileSize !== undefined && info.size > maxFileSize) {
       addIssue(walk, use.path, `media file is ${info.size} bytes, more than the maximum of ${maxFileSize} bytes`);

@@ -3,7 +3,6 @@
 // component schema is reconstructed from delivered values: each sample value is classified on its
 // own, then all observations of a field are united (docs/migrating-from-buttercms.md).
 
-import { defaultImageMimeTypes } from '../../core/schema/media-types.js';
 import { humanize, makeUnique, toFieldName, toKebabCase, toSlug } from './names.js';
 import type { ComponentDefinition, ImportWarning, ReferenceKind, SchemaField } from './types.js';
 
@@ -86,24 +85,13 @@ export function isMediaUrl(value: string, mediaHosts: readonly string[] = []): b
   return FILE_PATH.test(url.pathname);
 }
 
-const IMAGE_EXTENSION = /\.(?:jpe?g|png|gif|webp|avif|svg|heic|heif|tiff?|bmp|ico)$/i;
-const ANY_EXTENSION = /\.[a-z0-9]{1,5}$/i;
-
 /**
- * `image` for a media URL whose file is an image, `media` for any other file (PDFs, video...): by
- * the downloaded file's type when known, else by the URL's extension; no extension counts as image.
+ * The field type of a media URL: `image`, whatever the file (the contract maps ButterCMS media to
+ * image and file uploads to image; an image field takes any file unless its options restrict it).
+ * The downloaded file's type is not needed for it.
  */
-export function mediaFieldTypeOf(url: string, mediaTypeOf?: (url: string) => string | undefined): 'image' | 'media' {
-  const known = mediaTypeOf?.(url);
-  if (known !== undefined) return defaultImageMimeTypes.includes(known.toLowerCase()) ? 'image' : 'media';
-  let last = '';
-  try {
-    last = new URL(url).pathname.split('/').filter(Boolean).at(-1) ?? '';
-  } catch {
-    return 'image';
-  }
-  if (IMAGE_EXTENSION.test(last) || !ANY_EXTENSION.test(last)) return 'image';
-  return 'media';
+export function mediaFieldTypeOf(_url: string, _mediaTypeOf?: (url: string) => string | undefined): 'image' {
+  return 'image';
 }
 
 export function isReferenceUri(value: string): boolean {
@@ -411,8 +399,7 @@ function planField(base: PlanBase, observations: readonly Observation[], site: F
     if (seen.every((o) => o.kind === 'number')) return { ...base, type: 'number' };
     const first = seen[0];
     if (kinds.length === 1 && first?.kind === 'string') return { ...base, type: first.type };
-    // Files of which some are not images: a media field takes them all.
-    if (seen.every((o) => o.kind === 'string' && (o.type === 'image' || o.type === 'media'))) return { ...base, type: 'media' };
+    if (seen.every((o) => o.kind === 'string' && (o.type === 'image' || o.type === 'media'))) return { ...base, type: 'image' };
     const rank = Math.max(...seen.map((o) => (o.kind === 'string' ? STRING_RANK[o.type] : 0)));
     const type = BY_RANK[rank] ?? 'text';
     warn(ctx, `${conflict}; using ${type}`);

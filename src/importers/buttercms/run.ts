@@ -182,7 +182,7 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
     });
     phase = 'importing';
     if (mode === 'schema_only') {
-      // No files are read: a media URL's field type comes from its extension (none: image).
+      // No files are read: a media URL's field is an image field, whatever its file.
       const written = await steps.schema(schemaWrite(merge), { status: 'importing', report, progress: { phase: 'schema', done: 0, total: 1 }, logs: planLogs });
       await steps.record({ progress: { phase: 'schema', done: 1, total: 1 }, logs: [...schemaLogs(merge), ...localeWriteLogs(written)] });
       await steps.record({ status: 'completed', progress: { phase: 'done', done: 1, total: 1 }, logs: [{ level: 'info', message: 'Schema imported (schema only)' }] });
@@ -190,8 +190,7 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
       return;
     }
 
-    // ---- importing: media first, 50 files per batch (downloaded, then stored in one transaction),
-    // so the schema knows which fields hold files other than images: those become media fields.
+    // ---- importing: media first, 50 files per batch (downloaded, then stored in one transaction).
     await steps.record({ status: 'importing', report, progress: { phase: 'media', done: 0, total: mediaUrls.length }, logs: planLogs });
     const media = await importMedia(client, mediaUrls, source, cms.config.maxUploadBytes, steps);
     const filed = planImport(source, { mediaHosts, mediaTypeOf: (url) => media.get(url)?.mimeType });
@@ -205,7 +204,7 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
     plan = filed;
     // Fields the project has localized already (an earlier import, a schema push) are per locale here too.
     adoptLocalized(plan, filedMerge);
-    const written = await steps.schema(schemaWrite(filedMerge), { progress: { phase: 'schema', done: 0, total: 1 }, logs: retypedLogs(merge, filedMerge) });
+    const written = await steps.schema(schemaWrite(filedMerge), { progress: { phase: 'schema', done: 0, total: 1 } });
     await steps.record({ progress: { phase: 'schema', done: 1, total: 1 }, logs: [...schemaLogs(filedMerge), ...localeWriteLogs(written)] });
 
     // ---- collection items, then pages: each created whole once its targets exist; entries in a
@@ -364,30 +363,6 @@ function collectAllMediaUrls(source: SourceData, hosts: readonly string[]): stri
   }
   for (const u of blogMediaUrls(source, hosts)) urls.add(u);
   return [...urls].filter((u) => isMediaUrl(u, hosts));
-}
-
-/** Fields that became media fields once their files were read (a file in them is not an image). */
-function retypedLogs(before: MergeResult, after: MergeResult): MigrationLogLine[] {
-  const lines: MigrationLogLine[] = [];
-  const visit = (was: readonly SchemaField[], now: readonly SchemaField[], path: string): void => {
-    for (const field of now) {
-      const old = was.find((f) => f.name === field.name);
-      if (!old) continue;
-      if (old.type === 'image' && field.type === 'media') {
-        lines.push({ level: 'info', message: `${path}.${field.name}: holds files that are not images, so it is a media field` });
-      }
-      if (old.type === 'repeater' && field.type === 'repeater') {
-        visit(fieldListOf(old.options?.fields), fieldListOf(field.options?.fields), `${path}.${field.name}[]`);
-      }
-    }
-  };
-  for (const kind of ['components', 'collections', 'pageTypes'] as const) {
-    for (const type of after.write[kind]) {
-      const was = before.write[kind].find((t) => t.slug === type.slug);
-      if (was) visit(was.fields, type.fields, `${kind}/${type.slug}`);
-    }
-  }
-  return lines;
 }
 
 /** The project's schema in the importer's terms (field options as plain records). */
