@@ -252,9 +252,7 @@ const referenceOptions = optionsObject('reference', {
       ctx.addIssue({ code: 'custom', path: ['pageType'], message: 'only allowed when referenceType is page' });
     }
   } else if (referenceType === 'page') {
-    if (has('collectionType')) {
-      ctx.addIssue({ code: 'custom', path: ['collectionType'], message: 'must not be set when referenceType is page (use pageType to scope it)' });
-    }
+    // A collectionType beside it is accepted and unused (contract, reference option rule 2).
   } else {
     for (const key of ['collectionType', 'pageType']) {
       if (has(key)) ctx.addIssue({ code: 'custom', path: [key], message: `must not be set when referenceType is ${referenceType}` });

@@ -325,12 +325,10 @@ describe('reference option rules', () => {
     ]);
   });
 
-  it('rule 2: page may have pageType but no collectionType', () => {
+  it('rule 2: page may have pageType; a collectionType beside it is unused, not refused', () => {
     expectValid([{ name: 'f', type: 'reference', options: { referenceType: 'page' } }]);
     expectValid([{ name: 'f', type: 'reference', options: { referenceType: 'page', pageType: 'landing' } }]);
-    expect(issuesOf([{ name: 'f', type: 'reference', options: { referenceType: 'page', collectionType: 'products' } }])).toEqual([
-      { path: 'fields[0].options.collectionType', message: expect.stringContaining('must not be set when referenceType is page') },
-    ]);
+    expectValid([{ name: 'f', type: 'reference', options: { referenceType: 'page', collectionType: 'products' } }]);
   });
 
   it.each(['user', 'blogPost'] as const)('rule 3: %s takes neither collectionType nor pageType', (referenceType) => {
