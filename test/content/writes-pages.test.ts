@@ -129,6 +129,11 @@ describe('page writes', () => {
       }
       const ok = await h.write('POST', '/api/v1/pages', { pageTypeSlug: 'landing', name: 'x'.repeat(255), slug: 'n9' });
       expect(ok.status).toBe(201);
+      // Characters, not UTF-16 units: 255 emoji are a valid name, 256 are not.
+      expect((await h.write('POST', '/api/v1/pages', { pageTypeSlug: 'landing', name: '😀'.repeat(255), slug: 'n10' })).status).toBe(201);
+      const long = await h.write('POST', '/api/v1/pages', { pageTypeSlug: 'landing', name: '😀'.repeat(256), slug: 'n11' });
+      expect(long.status).toBe(400);
+      expect((await long.json()).error.details).toEqual([{ path: 'name', message: expect.any(String) }]);
     });
 
     it('refuses a body that is not a JSON object', async () => {

@@ -37,7 +37,9 @@ const nameMessage = 'must be 1 to 255 characters';
  */
 function nameAndSlugIssues(input: { name?: string | undefined; slug?: string | undefined }): Issue[] {
   const issues: Issue[] = [];
-  if (input.name !== undefined && (input.name.length < 1 || input.name.length > 255)) issues.push({ path: 'name', message: nameMessage });
+  // Characters are counted as code points: an emoji is one character, not two UTF-16 units.
+  const nameLength = input.name === undefined ? 0 : input.name.length <= 255 ? input.name.length : [...input.name].length;
+  if (input.name !== undefined && (nameLength < 1 || nameLength > 255)) issues.push({ path: 'name', message: nameMessage });
   if (input.slug !== undefined && (!slugPattern.test(input.slug) || input.slug.length > 255)) issues.push({ path: 'slug', message: slugMessage });
   return issues;
 }
