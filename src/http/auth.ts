@@ -79,14 +79,17 @@ export async function readKeyCredentials(
     }
   }
   if (options.ignorePreview) return { apiKey, preview: null };
-  const previewValue = headers.get('x-preview-key') ?? query.get('preview');
+  // Every preview key sent must be valid: one in the header and one in the query are both checked
+  // (an invalid one is refused beside a valid one), and the header's is the one used.
   let preview: KeyActor | null = null;
-  if (previewValue) {
-    preview = previewValue.startsWith('preview_') ? await authenticate(previewValue) : null;
-    if (!preview || preview.type !== 'preview') throw new CmsError('INVALID_PREVIEW_KEY', 'Invalid or revoked preview key');
-    if (apiKey && apiKey.projectId !== preview.projectId) {
+  for (const previewValue of [headers.get('x-preview-key'), query.get('preview')]) {
+    if (!previewValue) continue;
+    const found = previewValue.startsWith('preview_') ? await authenticate(previewValue) : null;
+    if (!found || found.type !== 'preview') throw new CmsError('INVALID_PREVIEW_KEY', 'Invalid or revoked preview key');
+    if ((apiKey && apiKey.projectId !== found.projectId) || (preview && preview.projectId !== found.projectId)) {
       throw new CmsError('INVALID_PREVIEW_KEY', 'The preview key belongs to another project than the API key');
     }
+    preview ??= found;
   }
   return { apiKey, preview };
 }

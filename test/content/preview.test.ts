@@ -75,6 +75,14 @@ describe('preview', () => {
             expect(body).toEqual({ error: { code: 'INVALID_PREVIEW_KEY', message: expect.any(String) } });
           }
         }
+        // An invalid key is refused beside a valid one, in the query or in the header.
+        for (const r of [
+          await h.get(`/api/v1/pages/draft-only?preview=preview_bad`, { door, headers: { 'x-preview-key': h.keys.preview } }),
+          await h.get(`/api/v1/pages/draft-only?preview=${encodeURIComponent(h.keys.preview)}`, { door, headers: { 'x-preview-key': 'preview_bad' } }),
+        ]) {
+          expect(r.status).toBe(401);
+          expect((await r.json()).error.code).toBe('INVALID_PREVIEW_KEY');
+        }
       });
 
       it('reads with a preview key alone, or beside an API key of the same project', async () => {
