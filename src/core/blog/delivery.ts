@@ -2,7 +2,7 @@ import { and, asc, count, eq, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import { blogAuthors, blogPosts } from '../../db/schema/index.js';
 import { readsDrafts } from '../content/delivery.js';
-import { maxPage, parseListQuery, parseReadOptions, type FieldSelection, type QueryPairs } from '../content/query.js';
+import { invalid as invalidQuery, maxPage, parseListQuery, parseReadOptions, type FieldSelection, type QueryPairs } from '../content/query.js';
 import type { Ctx } from '../context.js';
 import { CmsError } from '../errors.js';
 import { paginationOf } from '../media/schemas.js';
@@ -115,6 +115,9 @@ const deliverPosts = defineOperation({
     const drafts = readsDrafts(ctx, input.preview);
     const pairs = input.query;
     const query = parseListQuery(pairs, postSortFields);
+    // Filtering is for collections only: like the page list, the post list refuses filter[...].
+    const filter = pairs.find(([key]) => key.startsWith('filter'));
+    if (filter) throw invalidQuery(filter[0], 'posts are filtered by category, tag and author, not filter[...]');
     const locale = localeOfQuery(ctx.project.locales, pairs);
     const { rows, total } = await queryPosts(ctx, {
       drafts,

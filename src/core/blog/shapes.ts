@@ -60,8 +60,11 @@ export function toPostShape(ctx: ShapeCtx, row: PostRow, rel: PostRelations) {
   };
 }
 
-/** Always delivered, whatever `fields` asks for (like pages' id, name, slug, seo and dates). */
-export const alwaysDelivered = new Set(['id', 'title', 'slug', 'seo', 'publishedAt', 'updatedAt']);
+/**
+ * Always delivered, whatever `fields` asks for (like pages' id, name, slug, seo and dates), and
+ * `featuredImage` ("always delivered as a resolved media object", says the contract).
+ */
+export const alwaysDelivered = new Set(['id', 'title', 'slug', 'seo', 'publishedAt', 'updatedAt', 'featuredImage']);
 
 /** A post as the public API delivers it; `fields` picks among the other members. */
 export function toPublicPost(ctx: ShapeCtx, row: PostRow, rel: PostRelations, options: { media: MediaMode; fields: FieldSelection }) {

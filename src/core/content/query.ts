@@ -40,7 +40,7 @@ export type QueryPairs = Array<[string, string]>;
 
 export const maxFilterConditions = 20;
 
-const invalid = (parameter: string, reason: string) =>
+export const invalid = (parameter: string, reason: string) =>
   new CmsError('INVALID_QUERY', `Invalid query parameter ${parameter}: ${reason}`, { parameter, reason });
 
 const last = (pairs: QueryPairs, name: string): string | undefined => {
