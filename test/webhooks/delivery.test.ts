@@ -30,7 +30,7 @@ describe('webhook delivery', () => {
     return r;
   };
   const emit = (kind: string, data?: unknown, count = 1) => t.run(emitEvents as never, { kind, data, count });
-  const deliveries = (id: string) => t.run('webhooks.deliveries', { id });
+  const deliveries = async (id: string) => (await t.run('webhooks.deliveries', { id })).data;
 
   beforeAll(async () => {
     t = await createTestCms({ clock });
@@ -333,9 +333,11 @@ describe('webhook delivery', () => {
     expect(all.map((d: { payload: { data: { n: number } } }) => d.payload.data.n)).toEqual([3, 2, 1, 0]);
     expect(all.every((d: { attempts: unknown[] }) => d.attempts.length === 1)).toBe(true);
     const failed = await t.run('webhooks.deliveries', { id: w.id, status: 'failed' });
-    expect(failed.map((d: { payload: { data: { n: number } } }) => d.payload.data.n)).toEqual([3, 1]);
+    expect(failed.data.map((d: { payload: { data: { n: number } } }) => d.payload.data.n)).toEqual([3, 1]);
+    expect(failed.pagination).toEqual({ total: 2, page: 1, limit: 20, totalPages: 1 });
     const page2 = await t.run('webhooks.deliveries', { id: w.id, limit: '3', page: '2' });
-    expect(page2.map((d: { payload: { data: { n: number } } }) => d.payload.data.n)).toEqual([0]);
+    expect(page2.data.map((d: { payload: { data: { n: number } } }) => d.payload.data.n)).toEqual([0]);
+    expect(page2.pagination).toEqual({ total: 4, page: 2, limit: 3, totalPages: 2 });
     await expect(t.run('webhooks.deliveries', { id: w.id, limit: '500' })).rejects.toMatchObject({ code: 'INVALID_QUERY' });
   });
 

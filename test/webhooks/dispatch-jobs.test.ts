@@ -129,7 +129,7 @@ describe('the server\'s dispatcher follows the configuration', () => {
       let attempts: Array<{ error: string | null }> = [];
       for (let i = 0; i < 200 && attempts.length === 0; i++) {
         await new Promise((resolve) => setTimeout(resolve, 25));
-        attempts = (await t.run('webhooks.deliveries', { id: w.id }))[0].attempts;
+        attempts = (await t.run('webhooks.deliveries', { id: w.id })).data[0]!.attempts;
       }
       expect(attempts).toEqual([expect.objectContaining({ error: expect.stringMatching(/^refused: 127\.0\.0\.1 .*private or loopback/) })]);
       expect(r.received).toHaveLength(0);

@@ -115,6 +115,7 @@ for (const [door, open] of doors) {
       expect(deliveries.body.data).toEqual([expect.objectContaining({
         id: queued.body.data.id, status: 'success', attempts: [expect.objectContaining({ attemptNumber: 1, statusCode: 200, responseBody: 'ok' })],
       })]);
+      expect(deliveries.body.pagination).toEqual({ total: 1, page: 1, limit: 20, totalPages: 1 });
 
       const again = await call(developer, 'POST', `${base}/${w.id}/deliveries/${queued.body.data.id}/redeliver`);
       expect(again.status).toBe(202);

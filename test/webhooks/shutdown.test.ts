@@ -35,7 +35,7 @@ describe('cms serve stopping with a webhook backlog', { timeout: cliTimeout }, (
   const deliveries = () => withEngine(async (cms) => {
     const all = [];
     for (let page = 1; ; page++) {
-      const batch = (await cms.run('webhooks.deliveries', { id: hookId, page, limit: 100 }, { actor: terminal })) as Array<{ id: string; status: string; attemptCount: number; attempts: unknown[] }>;
+      const batch = (await cms.run('webhooks.deliveries', { id: hookId, page, limit: 100 }, { actor: terminal })).data as Array<{ id: string; status: string; attemptCount: number; attempts: unknown[] }>;
       all.push(...batch);
       if (batch.length < 100) return all;
     }

@@ -145,8 +145,10 @@ export function registerWebhooks(program: Command, state: ProgramState): void {
     .addOption(countOption('--page <n>', 'which page of them (default 1)', 1))
     .action(action(state, async (g, id: string, opts: { status?: string; limit?: string; page?: string }) => {
       const { withEngine } = await import('../engine.js');
-      const data = await withEngine(g, io, (e) => e.run('webhooks.deliveries', { id, status: chosen(choices.deliveryStatuses, opts.status, '--status'), limit: opts.limit, page: opts.page }));
-      printResult(io, g, data, (rows: DeliveryOut[]) => table(io, rows.map((d) => {
+      const result = await withEngine(g, io, (e) => e.run('webhooks.deliveries', { id, status: chosen(choices.deliveryStatuses, opts.status, '--status'), limit: opts.limit, page: opts.page }));
+      // --json: { data, pagination }, as the HTTP list answers.
+      if (g.json) { io.stdout.write(JSON.stringify(result, null, 2) + '\n'); return; }
+      printResult(io, g, result.data, (rows: DeliveryOut[]) => table(io, rows.map((d) => {
         const last = d.attempts[d.attempts.length - 1];
         return {
           id: d.id, event: d.event, status: d.status, attempts: d.attemptCount, lastStatus: d.lastStatusCode,

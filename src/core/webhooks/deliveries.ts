@@ -1,7 +1,8 @@
-import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import { webhookAttempts, webhookDeliveries } from '../../db/schema/index.js';
 import { CmsError } from '../errors.js';
+import { paginationOf, type Pagination } from '../media/schemas.js';
 import { defineOperation } from '../operation.js';
 import { findWebhook, webhookAccess } from './manage.js';
 import { notifyOutbox } from './outbox.js';
@@ -66,15 +67,19 @@ export const listDeliveries = defineOperation({
   inputError: 'INVALID_QUERY',
   access: webhookAccess,
   write: false,
-  async run(ctx, input): Promise<DeliveryView[]> {
+  async run(ctx, input): Promise<{ data: DeliveryView[]; pagination: Pagination }> {
     const hook = await findWebhook(ctx.db, ctx.project.id, input.id);
     const where = input.status
       ? and(eq(webhookDeliveries.webhookId, hook.id), eq(webhookDeliveries.status, input.status))
       : eq(webhookDeliveries.webhookId, hook.id);
-    const rows = await ctx.db.select().from(webhookDeliveries).where(where)
-      .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
-      .limit(input.limit).offset((input.page - 1) * input.limit);
-    if (rows.length === 0) return [];
+    const [rows, [counted]] = await Promise.all([
+      ctx.db.select().from(webhookDeliveries).where(where)
+        .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+        .limit(input.limit).offset((input.page - 1) * input.limit),
+      ctx.db.select({ total: count() }).from(webhookDeliveries).where(where),
+    ]);
+    const pagination = paginationOf(counted?.total ?? 0, input.page, input.limit);
+    if (rows.length === 0) return { data: [], pagination };
     const attempts = await ctx.db.select().from(webhookAttempts)
       .where(inArray(webhookAttempts.deliveryId, rows.map((r) => r.id)))
       .orderBy(asc(webhookAttempts.attemptNumber), asc(webhookAttempts.startedAt));
@@ -84,7 +89,7 @@ export const listDeliveries = defineOperation({
       list.push(toAttemptView(a));
       byDelivery.set(a.deliveryId, list);
     }
-    return rows.map((r) => toDeliveryView(r, byDelivery.get(r.id) ?? []));
+    return { data: rows.map((r) => toDeliveryView(r, byDelivery.get(r.id) ?? [])), pagination };
   },
 });
 

@@ -20,7 +20,7 @@ export const webhookRoutes: RouteDef[] = [
   opRoute('POST', `${base}/:id/test`, 'session', 'webhooks.test', id, { status: 202 }),
   opRoute('GET', `${base}/:id/deliveries`, 'session', 'webhooks.deliveries', (rc) => ({
     id: rc.params.id, status: query(rc, 'status'), page: query(rc, 'page'), limit: query(rc, 'limit'),
-  })),
+  }), { wrap: (r) => r }),
   opRoute('POST', `${base}/:id/deliveries/:deliveryId/redeliver`, 'session', 'webhooks.redeliver',
     (rc) => ({ id: rc.params.id, deliveryId: rc.params.deliveryId }), { status: 202 }),
 ];
