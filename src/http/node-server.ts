@@ -91,7 +91,7 @@ export function createRequestHandler(cms: Cms, options: AppOptions): { shared: A
   const shared = options.shared ?? createAppShared(cms);
   const app = createApp(cms, { ...options, shared });
   const logError = (message: string, e: unknown) => cms.log.error(message, { error: e instanceof Error ? e.stack ?? e.message : String(e) });
-  return { shared, handler: observeRequests(cms, guardRequests(checkHost(createFastPath(shared, appRoutes(options), toNodeHandler(app))), logError)) };
+  return { shared, handler: observeRequests(cms, guardRequests(checkHost(headAsGet(createFastPath(shared, appRoutes(options), toNodeHandler(app)))), logError)) };
 }
 
 const shownHost = (host: string): string => {
@@ -192,6 +192,19 @@ export function checkHost(next: NodeHandler): NodeHandler {
       if (host !== '' && !URL.canParse(`http://${host}/`)) return answerError(res, 400, 'BAD_REQUEST', 'The Host header is not a valid host[:port]');
       if (goodHosts.size < 256) goodHosts.add(host);
     }
+    return next(req, res);
+  };
+}
+
+/**
+ * HEAD is answered as the GET of the same URL, without its body (HTTP: a server that answers GET
+ * answers HEAD): the same status and headers, Content-Length and ETag included. Node decided when
+ * the response was made that a HEAD request's body is not sent, so the routes, which know GET only,
+ * run as for a GET.
+ */
+function headAsGet(next: NodeHandler): NodeHandler {
+  return (req, res) => {
+    if (req.method === 'HEAD') req.method = 'GET';
     return next(req, res);
   };
 }

@@ -45,6 +45,36 @@ describe('the HTTP server at its edge', () => {
   const send = (method: string, target: string, headers: Array<[string, string]> = [], body?: string, options: { chunked?: boolean } = {}) =>
     rawExchange(port, rawRequest(method, target, [['Host', `127.0.0.1:${port}`], ['Connection', 'close'], ...headers], body, options));
 
+  describe('HEAD', () => {
+    const exchange = (method: string, path: string, headers: Record<string, string> = {}) => new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path, method, headers: { 'x-api-key': keys.public, ...headers } }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => { body += chunk; });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+
+    it('answers HEAD as the GET of the same URL, without the body: status, ETag, Cache-Control and Content-Length alike', async () => {
+      for (const path of ['/api/v1/pages/home', '/api/v1/pages', '/api/v1/pages?limit=5', '/api/v1/health', '/api/v1/pages/nope']) {
+        // Twice: the first may be answered by the route, the second from the cache.
+        for (let round = 0; round < 2; round++) {
+          const head = await exchange('HEAD', path);
+          const get = await exchange('GET', path);
+          expect(head.status, path).toBe(get.status);
+          expect(get.body.length, path).toBeGreaterThan(0);
+          expect(head.body, path).toBe('');
+          for (const name of ['etag', 'cache-control', 'content-type', 'content-length', 'vary']) expect(head.headers[name], `${path} ${name}`).toEqual(get.headers[name]);
+        }
+      }
+      const etag = String((await exchange('GET', '/api/v1/pages/home')).headers.etag);
+      expect((await exchange('HEAD', '/api/v1/pages/home', { 'if-none-match': etag })).status).toBe(304);
+      expect((await exchange('HEAD', '/api/v1/pages/home', { 'x-api-key': 'svc_pk_nope' })).status).toBe(401);
+    });
+  });
+
   describe('a request the URL parser refuses', () => {
     it('answers a Host with a port beyond 65535 (and dot segments) with 400 and lives on', async () => {
       const a = await rawExchange(port, 'GET /api/v1/a/../health HTTP/1.1\r\nHost: x:99999\r\nConnection: close\r\n\r\n');
