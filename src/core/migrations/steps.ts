@@ -93,7 +93,11 @@ const mediaFileSchema = z.object({
   altText: z.string().optional(),
 });
 export type MediaFileInput = z.input<typeof mediaFileSchema>;
-const mediaWriteSchema = z.strictObject({ files: z.array(mediaFileSchema) });
+const mediaWriteSchema = z.strictObject({
+  files: z.array(mediaFileSchema),
+  /** Alt texts for media already imported (a post's featured image found earlier in a page): set where the media has none. */
+  altTexts: z.array(z.object({ id: z.string(), altText: z.string() })).optional(),
+});
 export type MediaWrite = z.input<typeof mediaWriteSchema>;
 
 const newEntrySchema = z.object({
@@ -481,13 +485,25 @@ const skippableUpload = new Set(['VALIDATION_FAILED', 'PAYLOAD_TOO_LARGE']);
  */
 async function storeMedia(ctx: Ctx, write: MediaWrite): Promise<MediaWriteResult> {
   const result: MediaWriteResult = { byUrl: {}, imported: 0, deduplicated: 0, skipped: [] };
+  for (const { id, altText } of write.altTexts ?? []) {
+    const alt = altTextSchema.safeParse(altText.slice(0, 1000));
+    if (!alt.success || !alt.data) continue;
+    await ctx.db.update(media).set({ altText: alt.data })
+      .where(and(eq(media.id, id), eq(media.projectId, ctx.project.id), isNull(media.altText)));
+  }
   const fileUrl = (filename: string) => mediaFileUrl(ctx.settings.baseUrl, ctx.project.slug, filename);
   for (const file of write.files) {
     const sha256 = sha256Hex(file.data);
-    const [existing] = await ctx.db.select({ id: media.id, filename: media.filename, mimeType: media.mimeType }).from(media)
+    const [existing] = await ctx.db.select({ id: media.id, filename: media.filename, mimeType: media.mimeType, altText: media.altText }).from(media)
       .where(and(eq(media.projectId, ctx.project.id), eq(media.sha256, sha256), isNull(media.deletedAt)))
       .orderBy(asc(media.createdAt), asc(media.id)).limit(1);
+    const alt = file.altText ? altTextSchema.safeParse(file.altText.slice(0, 1000)) : null;
     if (existing) {
+      // The same file found again (another URL of it, an earlier import): it keeps its alt text,
+      // and gets this one's when it has none (a post's featured image alt, say).
+      if (alt?.success && alt.data && !existing.altText) {
+        await ctx.db.update(media).set({ altText: alt.data }).where(eq(media.id, existing.id));
+      }
       result.byUrl[file.url] = { id: existing.id, fileUrl: fileUrl(existing.filename), mimeType: existing.mimeType };
       result.deduplicated += 1;
       continue;
@@ -495,7 +511,6 @@ async function storeMedia(ctx: Ctx, write: MediaWrite): Promise<MediaWriteResult
     try {
       // Names come from source URLs: cleaned like an upload's (no path parts or control characters).
       const name = originalFilename.safeParse(file.filename);
-      const alt = file.altText ? altTextSchema.safeParse(file.altText.slice(0, 1000)) : null;
       const view = await storeUpload(ctx, { data: file.data, filename: name.success ? name.data : 'file', altText: alt?.success ? alt.data : null });
       result.byUrl[file.url] = { id: view.id, fileUrl: view.url, mimeType: view.mimeType };
       result.imported += 1;

@@ -192,7 +192,9 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
 
     // ---- importing: media first, 50 files per batch (downloaded, then stored in one transaction).
     await steps.record({ status: 'importing', report, progress: { phase: 'media', done: 0, total: mediaUrls.length }, logs: planLogs });
-    const media = await importMedia(client, mediaUrls, source, cms.config.maxUploadBytes, steps);
+    // Media URLs the source could not give (not found, too large): not asked for again by the blog phase.
+    const unavailable = new Set<string>();
+    const media = await importMedia(client, mediaUrls, source, cms.config.maxUploadBytes, steps, unavailable);
     const filed = planImport(source, { mediaHosts, mediaTypeOf: (url) => media.get(url)?.mimeType });
     localizedNow(filed);
     const filedMerge = mergeWithExisting(existing, filed);
@@ -224,7 +226,7 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
     if (decision) {
       await steps.record({ logs: [{ level: 'info', message: 'The blog is read once, without a locale (ButterCMS\'s posts take no locale parameter): posts are stored in the default locale' }] });
     }
-    const blogAhead = source.blogRead ? null : readBlogAhead(client, source, media, mediaHosts, cms.config.maxUploadBytes, deps.blogAheadMaxBytes ?? blogAheadMaxBytes);
+    const blogAhead = source.blogRead ? null : readBlogAhead(client, source, media, unavailable, mediaHosts, cms.config.maxUploadBytes, deps.blogAheadMaxBytes ?? blogAheadMaxBytes);
     // Awaited below; a failure meanwhile is reported there, not as an unhandled rejection.
     blogAhead?.catch(() => {});
     const itemWarnings: ImportWarning[] = [];
@@ -248,9 +250,15 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
       });
       blogFiles = ahead.files;
     }
-    const blogUrls = blogMediaUrls(source, mediaHosts).filter((u) => isMediaUrl(u, mediaHosts) && !media.has(u));
+    const blogUrls = blogMediaUrls(source, mediaHosts).filter((u) => isMediaUrl(u, mediaHosts) && !media.has(u) && !unavailable.has(u));
+    // Featured images imported already (a page used them too) get their post's alt text now.
+    const altTexts = source.posts.flatMap((p) => {
+      const stored = p.featured_image && p.featured_image_alt ? media.get(p.featured_image) : undefined;
+      return stored && p.featured_image_alt ? [{ id: stored.id, altText: p.featured_image_alt }] : [];
+    });
+    if (altTexts.length) await steps.media({ files: [], altTexts });
     if (blogUrls.length) {
-      const downloaded = blogFiles ?? downloadMedia(client, blogUrls, source, cms.config.maxUploadBytes);
+      const downloaded = blogFiles ?? downloadMedia(client, blogUrls, source, cms.config.maxUploadBytes, unavailable);
       for (const [url, file] of await storeMedia(downloaded, blogUrls.length, steps, 'blogMedia')) media.set(url, file);
     }
     await importBlog({ source, media, steps });
@@ -301,14 +309,14 @@ interface BlogAhead {
 const blogAheadMaxBytes = 64 * 1024 * 1024;
 
 async function readBlogAhead(
-  client: ButterClient, source: SourceData, media: ReadonlyMap<string, StoredMediaRef>, mediaHosts: readonly string[], maxBytes: number,
-  aheadMaxBytes: number,
+  client: ButterClient, source: SourceData, media: ReadonlyMap<string, StoredMediaRef>, unavailable: Set<string>, mediaHosts: readonly string[],
+  maxBytes: number, aheadMaxBytes: number,
 ): Promise<BlogAhead> {
   let progress: ReadProgress | null = null;
   const blog = await readBlog(client, async (p) => { progress = p; });
   const read = { posts: blog.posts, authors: blog.authors };
-  const urls = blogMediaUrls(read, mediaHosts).filter((u) => isMediaUrl(u, mediaHosts) && !media.has(u));
-  const batches = downloadMedia(client, urls, read, maxBytes);
+  const urls = blogMediaUrls(read, mediaHosts).filter((u) => isMediaUrl(u, mediaHosts) && !media.has(u) && !unavailable.has(u));
+  const batches = downloadMedia(client, urls, read, maxBytes, unavailable);
   const ahead: DownloadedBatch[] = [];
   let held = 0;
   while (held < aheadMaxBytes) {
@@ -412,9 +420,9 @@ function schemaLogs(merge: MergeResult): MigrationLogLine[] {
 
 /** Files by source URL, downloaded (the run's first media phase) and stored, batch by batch. */
 function importMedia(
-  client: ButterClient, urls: string[], source: SourceData, maxBytes: number, steps: MigrationSteps,
+  client: ButterClient, urls: string[], source: SourceData, maxBytes: number, steps: MigrationSteps, unavailable: Set<string>,
 ): Promise<Map<string, StoredMediaRef>> {
-  return storeMedia(downloadMedia(client, urls, source, maxBytes), urls.length, steps, 'media');
+  return storeMedia(downloadMedia(client, urls, source, maxBytes, unavailable), urls.length, steps, 'media');
 }
 
 /** One batch of files as downloaded: the files, and the ones the source could not give. */
@@ -426,10 +434,11 @@ interface DownloadedBatch {
 
 /**
  * Downloads in batches of `mediaBatchSize`, lazily: each batch is fetched when the caller asks for
- * it. Featured images get their post's alt text.
+ * it. Featured images get their post's alt text. A URL the source could not give is added to
+ * `unavailable`, so that no later phase asks for it again (migrations never retry).
  */
 function* downloadMedia(
-  client: ButterClient, urls: string[], source: Pick<SourceData, 'posts'>, maxBytes: number,
+  client: ButterClient, urls: string[], source: Pick<SourceData, 'posts'>, maxBytes: number, unavailable: Set<string>,
 ): Generator<Promise<DownloadedBatch>> {
   const alt = new Map<string, string>();
   for (const post of source.posts) if (post.featured_image && post.featured_image_alt) alt.set(post.featured_image, post.featured_image_alt);
@@ -443,6 +452,7 @@ function* downloadMedia(
         } catch (e) {
           if (!(e instanceof SourceRequestError) || (e.failure !== 'not-found' && e.failure !== 'too-large')) throw e;
           batch.skipped += 1;
+          unavailable.add(url);
           batch.logs.push({ level: 'warning', message: `Media ${url} skipped: ${e.message}; fields using it are left empty`, data: { request: e.request } });
         }
       }
