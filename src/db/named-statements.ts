@@ -27,9 +27,9 @@ const maxNamed = 200;
  * Only inside a transaction: PGlite writes its files after a statement outside one, and hands
  * out the notifications a commit brings, neither of which this path does. Parameters are sent as
  * PGlite sends them (text: `true`, `5`, dates in ISO form, which a typed parameter reads as
- * PGlite's serializers write it); a statement with
- * an object or binary parameter goes the usual way. A failed run forgets its statement, so the
- * next one prepares it again (closing the old one first, which is no error when it is absent).
+ * PGlite's serializers write it); a statement with an object or binary parameter goes the usual
+ * way. A failed run forgets its statement, so the next one prepares it again (closing the old one
+ * first, which is no error when it is absent).
  */
 export function namedOnPglite(client: PGlite, pglite: Pick<Module, 'protocol' | 'parse'>) {
   const { serialize, Parser } = pglite.protocol;
@@ -41,6 +41,7 @@ export function namedOnPglite(client: PGlite, pglite: Pick<Module, 'protocol' | 
   async function runNamed(text: string, values: Array<string | null>, options: QueryOptions | undefined): Promise<Results> {
     let name = names.get(text);
     const parts: Uint8Array[] = [];
+    const closing: string[] = [];
     if (name) {
       // The most recently run last: the first is the one to close.
       names.delete(text);
@@ -51,7 +52,10 @@ export function namedOnPglite(client: PGlite, pglite: Pick<Module, 'protocol' | 
         const [oldest] = names;
         if (oldest) { names.delete(oldest[0]); stale.push(oldest[1]); }
       }
-      for (const old of stale.splice(0)) parts.push(serialize.close({ type: 'S', name: old }));
+      for (const old of stale.splice(0)) {
+        closing.push(old);
+        parts.push(serialize.close({ type: 'S', name: old }));
+      }
       parts.push(serialize.parse({ name, text }));
       names.set(text, name);
     }
@@ -64,8 +68,9 @@ export function namedOnPglite(client: PGlite, pglite: Pick<Module, 'protocol' | 
       messages.push(message);
     });
     if (failure) {
+      // Nothing after the error ran: the statements being closed are closed next time.
       names.delete(text);
-      stale.push(name);
+      stale.push(...closing, name);
       throw failure;
     }
     const [result] = pglite.parse.parseResults(messages, client.parsers, options);
