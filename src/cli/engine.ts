@@ -53,6 +53,11 @@ export interface Engine {
    * an object at run time, or the input a core helper builds (a bulk action's, for each id).
    */
   runRequest<N extends OperationName>(name: N, input: unknown): Promise<Jsonified<OutputOf<N>>>;
+  /**
+   * In this process only: stops the migrations it runs now (each is marked failed, with a log
+   * line, what was imported stays), as closing the engine would, while it can still be read.
+   */
+  stopMigrations?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -200,6 +205,7 @@ async function localEngine(config: CmsConfig, io: Io): Promise<Engine> {
       // Results cross the same JSON boundary as on the server door.
       run: async (name, input) => jsonRoundTrip(await cms.run(name, input, as)),
       runRequest: async (name, input) => jsonRoundTrip(await cms.runRequest(name, input, as)),
+      stopMigrations: () => cms.services.migrationRunner.stop(),
       async close() {
         await cms.close();
         release?.();

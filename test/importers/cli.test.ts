@@ -130,6 +130,25 @@ describe('cms migrate (child process)', () => {
     expect(out.stderr).toMatch(/Pausing after the current batch/);
   }, 600_000);
 
+  it('a second Ctrl-C stops waiting at once: the record printed is the stored one, in its final state', async () => {
+    slow = await startFakeButter({ mode: 'slow', delayMs: 1500 });
+    const run = startRun([...sourceArgs(slow), '--mode', 'full', '--api-key', slow.token, '--json']);
+    const id = await run.id;
+    await run.progressed(/\[migrate\] mapping \d+\/\d+/);
+    // The second while the source's answer (1.5 s) is still awaited: the pause has not taken effect.
+    run.child.kill('SIGINT');
+    await new Promise((r) => setTimeout(r, 50));
+    run.child.kill('SIGINT');
+    const out = await run.exited;
+    expect(out.code).toBe(1);
+    expect(out.stderr).toMatch(/Stopping now: the migration is marked failed/);
+    const printed = JSON.parse(out.stdout).data;
+    const stored = (await cli(['migrate', 'status', id, '--json'])).json().data;
+    // Stopped (failed), or paused if the pause won the race; never the phase it was in.
+    expect(['failed', 'paused']).toContain(stored.status);
+    expect(printed).toMatchObject({ id, status: stored.status });
+  }, 600_000);
+
   it('a run that is killed leaves its migration failed, with a log line saying so', async () => {
     slow = await startFakeButter({ mode: 'slow', delayMs: 300 });
     const run = startRun([...sourceArgs(slow), '--mode', 'full', '--api-key', slow.token]);

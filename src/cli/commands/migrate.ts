@@ -143,6 +143,12 @@ async function follow(engine: Engine, id: string, io: Io, lines = false): Promis
     for (;;) {
       current = await engine.run('migrations.get', { id });
       display.update(current);
+      if (interrupts > 1 && engine.stopMigrations) {
+        // Stopped here: the record says so (failed) before it is printed.
+        await engine.stopMigrations();
+        current = await engine.run('migrations.get', { id });
+        return current;
+      }
       if (finished.has(current.status) || interrupts > 1) return current;
       await sleep(pollMs);
     }
