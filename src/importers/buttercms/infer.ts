@@ -18,12 +18,6 @@ export interface InferOptions {
   collectionSlugFor?: (sourceKey: string) => string;
   /** Our page-type slug for a source page type (default: `toSlug`). */
   pageTypeSlugFor?: (sourcePageType: string) => string;
-  /**
-   * The type of a media URL's file once downloaded (sniffed from its bytes). A field whose files
-   * are not all images becomes a `media` field; without this, the URL's extension decides, and a
-   * URL without one (ButterCMS CDN URLs have none) counts as an image.
-   */
-  mediaTypeOf?: (url: string) => string | undefined;
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -83,15 +77,6 @@ export function isMediaUrl(value: string, mediaHosts: readonly string[] = []): b
     if (wanted === host || (!wanted.includes(':') && wanted === hostname)) return true;
   }
   return FILE_PATH.test(url.pathname);
-}
-
-/**
- * The field type of a media URL: `image`, whatever the file (the contract maps ButterCMS media to
- * image and file uploads to image; an image field takes any file unless its options restrict it).
- * The downloaded file's type is not needed for it.
- */
-export function mediaFieldTypeOf(_url: string, _mediaTypeOf?: (url: string) => string | undefined): 'image' {
-  return 'image';
 }
 
 export function isReferenceUri(value: string): boolean {
@@ -255,7 +240,11 @@ export interface InferenceResult {
 // ------------------------------------------------------------------------------------------------
 // Observations of single values.
 
-type StringType = 'text' | 'textarea' | 'wysiwyg' | 'date' | 'image' | 'media';
+/**
+ * A media URL is an `image` whatever its file: the contract maps ButterCMS media and file uploads
+ * to image, and an image field takes any file unless its options restrict it.
+ */
+type StringType = 'text' | 'textarea' | 'wysiwyg' | 'date' | 'image';
 
 type Observation =
   | { kind: 'empty'; array: boolean }
@@ -288,7 +277,6 @@ function describe(o: Observation): string {
 
 interface Ctx {
   mediaHosts: readonly string[];
-  mediaTypeOf: ((url: string) => string | undefined) | undefined;
   collectionOfItemId: (id: number | string) => string | null | undefined;
   collectionSlugFor: (key: string) => string;
   pageTypeSlugFor: (type: string) => string;
@@ -298,7 +286,7 @@ interface Ctx {
 
 function observeString(value: string, ctx: Ctx): Observation {
   if (isReferenceUri(value)) return observeReference(value, ctx, false) ?? { kind: 'string', type: 'text' };
-  if (isMediaUrl(value, ctx.mediaHosts)) return { kind: 'string', type: mediaFieldTypeOf(value, ctx.mediaTypeOf) };
+  if (isMediaUrl(value, ctx.mediaHosts)) return { kind: 'string', type: 'image' };
   if (isDateString(value)) return { kind: 'string', type: 'date' };
   if (isHtml(value)) return { kind: 'string', type: 'wysiwyg' };
   if (value.includes('\n') || value.length > 255) return { kind: 'string', type: 'textarea' };
@@ -325,7 +313,7 @@ function observe(value: unknown, ctx: Ctx): Observation {
   if (isPlainObject(value)) {
     const reference = observeReference(value, ctx, false);
     if (reference) return reference;
-    if (isMediaWithAlt(value, ctx.mediaHosts)) return { kind: 'string', type: mediaFieldTypeOf(value.url, ctx.mediaTypeOf) };
+    if (isMediaWithAlt(value, ctx.mediaHosts)) return { kind: 'string', type: 'image' };
     return { kind: 'object', value };
   }
   return { kind: 'json' };
@@ -362,7 +350,7 @@ function mergeReferences(list: readonly ReferenceObservation[]): ReferenceObserv
 // ------------------------------------------------------------------------------------------------
 // Uniting observations into one field.
 
-const STRING_RANK: Record<StringType, number> = { date: 0, image: 0, media: 0, text: 0, textarea: 1, wysiwyg: 2 };
+const STRING_RANK: Record<StringType, number> = { date: 0, image: 0, text: 0, textarea: 1, wysiwyg: 2 };
 const BY_RANK = ['text', 'textarea', 'wysiwyg'] as const;
 
 type Placement = 'top' | 'component' | 'repeater';
@@ -399,7 +387,6 @@ function planField(base: PlanBase, observations: readonly Observation[], site: F
     if (seen.every((o) => o.kind === 'number')) return { ...base, type: 'number' };
     const first = seen[0];
     if (kinds.length === 1 && first?.kind === 'string') return { ...base, type: first.type };
-    if (seen.every((o) => o.kind === 'string' && (o.type === 'image' || o.type === 'media'))) return { ...base, type: 'image' };
     const rank = Math.max(...seen.map((o) => (o.kind === 'string' ? STRING_RANK[o.type] : 0)));
     const type = BY_RANK[rank] ?? 'text';
     warn(ctx, `${conflict}; using ${type}`);
@@ -566,7 +553,6 @@ function toInferredSchema(plan: FieldPlan[]): InferredSchema {
 function createCtx(options: InferOptions): Ctx {
   return {
     mediaHosts: options.mediaHosts ?? [],
-    mediaTypeOf: options.mediaTypeOf,
     collectionOfItemId: options.collectionOfItemId ?? (() => undefined),
     collectionSlugFor: options.collectionSlugFor ?? ((key) => toSlug(key)),
     pageTypeSlugFor: options.pageTypeSlugFor ?? ((type) => toSlug(type)),

@@ -32,8 +32,6 @@ export interface ImportPlan {
 
 export interface PlanOptions {
   mediaHosts?: readonly string[];
-  /** The sniffed type of each downloaded file: fields whose files are not all images become `media`. */
-  mediaTypeOf?: (url: string) => string | undefined;
 }
 
 const pageGroup = (slug: string) => `page type ${slug}`;
@@ -83,7 +81,6 @@ export function planImport(source: SourceData, options: PlanOptions = {}): Impor
 
   const inference: InferenceResult = inferSchemas(groups, {
     mediaHosts: options.mediaHosts ?? [],
-    ...(options.mediaTypeOf ? { mediaTypeOf: options.mediaTypeOf } : {}),
     collectionOfItemId: (id) => collectionOfId.get(String(id)),
     collectionSlugFor: (key) => slugOfCollection.get(key) ?? toSlug(key),
     pageTypeSlugFor: (type) => slugOfType.get(type) ?? toSlug(type),

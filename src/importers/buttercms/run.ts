@@ -138,7 +138,7 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
     phase = 'validating';
 
     // ---- validating: infer the schema, meet the project's, check everything before any write.
-    let plan = planImport(source, { mediaHosts });
+    const plan = planImport(source, { mediaHosts });
     const decision: LocaleDecision | null = listed ? decideLocales(listed, await cms.run(migrationLocalesProbe, {}, options)) : null;
     const localizedNow = (p: ImportPlan) => (listed && lookup ? markLocalized(p, source, lookup, listed) : null);
     const localized = localizedNow(plan);
@@ -195,19 +195,10 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
     // Media URLs the source could not give (not found, too large): not asked for again by the blog phase.
     const unavailable = new Set<string>();
     const media = await importMedia(client, mediaUrls, source, cms.config.maxUploadBytes, steps, unavailable);
-    const filed = planImport(source, { mediaHosts, mediaTypeOf: (url) => media.get(url)?.mimeType });
-    localizedNow(filed);
-    const filedMerge = mergeWithExisting(existing, filed);
-    const filedProblems = [...filedMerge.conflicts, ...checkMerged(pulled, filedMerge)];
-    if (filedProblems.length) {
-      await steps.record({ logs: filedProblems.map((p): MigrationLogLine => ({ level: 'error', message: p })) });
-      throw new ImportFailure(`The imported schema does not fit the project's once the files are known (${filedProblems.length} problem${filedProblems.length === 1 ? '' : 's'}; see the log); the files were imported, nothing else was written`);
-    }
-    plan = filed;
     // Fields the project has localized already (an earlier import, a schema push) are per locale here too.
-    adoptLocalized(plan, filedMerge);
-    const written = await steps.schema(schemaWrite(filedMerge), { progress: { phase: 'schema', done: 0, total: 1 } });
-    await steps.record({ progress: { phase: 'schema', done: 1, total: 1 }, logs: [...schemaLogs(filedMerge), ...localeWriteLogs(written)] });
+    adoptLocalized(plan, merge);
+    const written = await steps.schema(schemaWrite(merge), { progress: { phase: 'schema', done: 0, total: 1 } });
+    await steps.record({ progress: { phase: 'schema', done: 1, total: 1 }, logs: [...schemaLogs(merge), ...localeWriteLogs(written)] });
 
     // ---- collection items, then pages: each created whole once its targets exist; entries in a
     // reference cycle are completed (references, publish) by a second pass.

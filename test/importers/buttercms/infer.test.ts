@@ -182,14 +182,11 @@ describe('type rules', () => {
   it('makes every field of files an image field, PDFs included (the contract: media and file uploads become image)', () => {
     const pdf = 'https://cdn.buttercms.com/Pq1wE2rT3yU4iO5pA6sD';
     const png = 'https://cdn.buttercms.com/Qm3xT8aLkR2pVbN9wZyE';
-    const types: Record<string, string> = { [pdf]: 'application/pdf', [png]: 'image/png' };
-    const mediaTypeOf = (url: string) => types[url];
     expect(inferOne([pdf]).field.type).toBe('image');
-    expect(inferOne([pdf], { mediaTypeOf }).field.type).toBe('image');
-    expect(inferOne([png, '', pdf], { mediaTypeOf })).toMatchObject({ field: { type: 'image' }, warnings: [] });
-    expect(inferOne([{ url: pdf, alt: 'Spec' }], { mediaTypeOf }).field.type).toBe('image');
+    expect(inferOne([png, '', pdf])).toMatchObject({ field: { type: 'image' }, warnings: [] });
+    expect(inferOne([{ url: pdf, alt: 'Spec' }]).field.type).toBe('image');
     expect(inferOne(['https://d2wzhk7xhrnk1x.cloudfront.net/abc_manual.pdf']).field.type).toBe('image');
-    const repeated = inferOne([[{ file: png }, { file: pdf }]], { mediaTypeOf });
+    const repeated = inferOne([[{ file: png }, { file: pdf }]]);
     expect(repeated.field).toMatchObject({ type: 'repeater', options: { fields: [{ name: 'file', type: 'image' }] } });
   });
 
