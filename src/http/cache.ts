@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Cms } from '../runtime.js';
 import { matchesEtag } from './preconditions.js';
+import { propertyOf } from '../lib/unknown-values.js';
 
 export interface CachedResponse {
   status: number;
@@ -34,9 +35,42 @@ export const publicVary = 'Accept-Encoding, X-Preview-Key, X-API-Key';
 
 export const etagOf = (body: Buffer): string => `"${createHash('sha1').update(body).digest('base64url')}"`;
 
+/**
+ * The JSON of frozen entries of lists, kept with them: an entry the engine keeps for later reads
+ * (`services.readMemory`) is frozen and never changes, and a list never seen before is mostly made
+ * of such entries, so its answer is mostly joined from JSON made once. Held weakly: it goes with
+ * its entry.
+ */
+const entryJson = new WeakMap<object, string>();
+
+function jsonOfEntry(entry: unknown): string {
+  if (typeof entry !== 'object' || entry === null || !Object.isFrozen(entry)) return JSON.stringify(entry) ?? 'null';
+  let json = entryJson.get(entry);
+  if (json === undefined) {
+    json = JSON.stringify(entry);
+    entryJson.set(entry, json);
+  }
+  return json;
+}
+
+/**
+ * `JSON.stringify(result)`, byte for byte, with the entries of a top-level `data` array taken from
+ * `entryJson` when they are frozen.
+ */
+export function jsonOfResult(result: unknown): string {
+  if (typeof result !== 'object' || result === null || Array.isArray(result) || !Array.isArray(propertyOf(result, 'data'))) return JSON.stringify(result);
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(result)) {
+    if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue;
+    const json = key === 'data' && Array.isArray(value) ? `[${value.map(jsonOfEntry).join(',')}]` : JSON.stringify(value);
+    parts.push(`${JSON.stringify(key)}:${json}`);
+  }
+  return `{${parts.join(',')}}`;
+}
+
 /** The response to a public read's result: its JSON, ETag and headers (compressed forms come when asked for). */
 export function responseOf(result: unknown, preview: boolean): CachedResponse {
-  const body = Buffer.from(JSON.stringify(result));
+  const body = Buffer.from(jsonOfResult(result));
   return {
     status: 200,
     body,

@@ -539,6 +539,8 @@ async function listFromMemory(ctx: Ctx, plan: ListPlan): Promise<{ data: ReadSha
     const rows = (await selectDeliveryRows(ctx, plan, missing)).map(deliveryRowOf);
     const made = await toReadShapes(ctx, plan.kind, rows, plan.drafts, plan.query, plan.locale);
     made.forEach((shape, i) => {
+      // Frozen: a kept shape is shared by every later read (and the HTTP layer keeps its JSON).
+      Object.freeze(shape);
       shapes.set(rows[i]!.id, shape);
       // Measured: a read shape takes about 1.25 times its JSON's length in memory.
       memory.set(projectId, gen, `${readKey} ${rows[i]!.id}`, shape, Math.round(1.5 * JSON.stringify(shape).length));
