@@ -119,19 +119,13 @@ export function opRoute<N extends OperationName>(
   };
 }
 
-/** The JSON body when it is an object; anything else is refused with 400. */
+/** The JSON body when it is an object (an empty body is `{}`); anything else is refused with 400 VALIDATION_FAILED. */
 export async function bodyObject(rc: RequestContext): Promise<Record<string, unknown>> {
   const body = await rc.body();
   if (!isPlainObject(body)) {
     throw new CmsError('VALIDATION_FAILED', 'The request body must be a JSON object', [{ path: '(body)', message: 'must be an object' }]);
   }
   return body;
-}
-
-/** The JSON body when it is an object, else `{}` (the operation's own validation speaks then). */
-export async function bodyObjectOrEmpty(rc: RequestContext): Promise<Record<string, unknown>> {
-  const body = await rc.body();
-  return isPlainObject(body) ? body : {};
 }
 
 export const isPlainObject = (value: unknown): value is Record<string, unknown> =>

@@ -94,6 +94,21 @@ describe('admin content: pages', () => {
       expect((await taken.json()).error.code).toBe('SLUG_EXISTS');
       expect((await call('POST', pagesPath, { pageTypeSlug: 'nope', name: 'X', slug: 'x-nope' })).status).toBe(404);
     });
+
+    it('refuses a body that is not a JSON object with 400 VALIDATION_FAILED, and changes nothing', async () => {
+      const page = await newPage();
+      for (const body of ['null', '"text"', '5', '[1,2]', 'true']) {
+        for (const [method, path] of [['PUT', ''], ['POST', '/clone'], ['POST', '/schedule'], ['POST', '/resolve-conflict']] as const) {
+          const res = await call(method, `${pagesPath}/${page.id}${path}`, body);
+          expect(res.status, `${method} ${path} ${body}`).toBe(400);
+          expect((await res.json()).error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: '(body)', message: 'must be an object' }] });
+        }
+      }
+      expect((await (await call('GET', `${pagesPath}/${page.id}`)).json()).data).toEqual(page);
+      expect(events.take()).toEqual([]);
+      // No body at all is an empty object: a clone with every default.
+      expect((await call('POST', `${pagesPath}/${page.id}/clone`)).status).toBe(201);
+    });
   });
 
   describe('lists', () => {

@@ -2,7 +2,7 @@ import type { Actor } from '../../core/actor.js';
 import { roles, type Role } from '../../core/roles.js';
 import { typeDefinitionJsonSchema } from '../../core/schema/index.js';
 import type { TypeKind } from '../../core/types/operations.js';
-import { bodyObjectOrEmpty, opRoute, type RequestContext, type RouteDef } from '../route.js';
+import { bodyObject, opRoute, type RequestContext, type RouteDef } from '../route.js';
 import { readSessionUser } from '../auth.js';
 import { json } from '../response.js';
 
@@ -32,10 +32,10 @@ export const adminRoutes: RouteDef[] = [
   opRoute('GET', `${admin}/members`, 'session', 'members.list', () => ({})),
   opRoute('GET', `${admin}/members/directory`, 'session', 'members.directory', () => ({})),
   opRoute('POST', `${admin}/members`, 'session', 'members.add', async (rc) => {
-    const b = await bodyObjectOrEmpty(rc);
+    const b = await bodyObject(rc);
     return { email: b.email, role: b.role };
   }, { status: 201 }),
-  opRoute('PUT', `${admin}/members/:userId`, 'session', 'members.update', async (rc) => ({ userId: rc.params.userId, role: (await bodyObjectOrEmpty(rc)).role })),
+  opRoute('PUT', `${admin}/members/:userId`, 'session', 'members.update', async (rc) => ({ userId: rc.params.userId, role: (await bodyObject(rc)).role })),
   opRoute('DELETE', `${admin}/members/:userId`, 'session', 'members.remove', (rc) => ({ userId: rc.params.userId }), { wrap: (r) => r }),
 
   // API keys (admin and above): the whole key is in the create answer only.
@@ -46,8 +46,8 @@ export const adminRoutes: RouteDef[] = [
   // Locales (admin and above change them; every member reads them).
   opRoute('GET', `${admin}/settings`, 'session', 'settings.get', () => ({})),
   opRoute('GET', `${admin}/locales`, 'session', 'locales.list', () => ({})),
-  opRoute('POST', `${admin}/locales`, 'session', 'locales.add', (rc) => bodyObjectOrEmpty(rc), { status: 201 }),
-  opRoute('PUT', `${admin}/locales/:code`, 'session', 'locales.update', async (rc) => ({ ...(await bodyObjectOrEmpty(rc)), code: rc.params.code })),
+  opRoute('POST', `${admin}/locales`, 'session', 'locales.add', (rc) => bodyObject(rc), { status: 201 }),
+  opRoute('PUT', `${admin}/locales/:code`, 'session', 'locales.update', async (rc) => ({ ...(await bodyObject(rc)), code: rc.params.code })),
   opRoute('DELETE', `${admin}/locales/:code`, 'session', 'locales.remove', (rc) => ({ code: rc.params.code })),
   opRoute('POST', `${admin}/locales/:code/default`, 'session', 'locales.setDefault', (rc) => ({ code: rc.params.code })),
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { OperationName } from '../../core/registry.js';
 import { answerIdempotentWrite } from '../idempotent-write.js';
 import { json } from '../response.js';
-import { bodyObject, bodyObjectOrEmpty, opRoute, type RouteDef } from '../route.js';
+import { bodyObject, opRoute, type RouteDef } from '../route.js';
 
 type AiOperation = Extract<OperationName, 'ai.seo' | 'ai.suggest' | 'ai.altText'>;
 
@@ -37,9 +37,9 @@ export const aiRoutes: RouteDef[] = [
   publicAiRoute('/api/v1/ai/alt-text', 'ai.altText'),
 
   // Editors and above; usage for admins.
-  opRoute('POST', `${admin}/seo`, 'session', 'ai.seo', (rc) => bodyObjectOrEmpty(rc)),
-  opRoute('POST', `${admin}/suggest`, 'session', 'ai.suggest', (rc) => bodyObjectOrEmpty(rc)),
-  opRoute('POST', `${admin}/alt-text`, 'session', 'ai.altText', (rc) => bodyObjectOrEmpty(rc)),
+  opRoute('POST', `${admin}/seo`, 'session', 'ai.seo', (rc) => bodyObject(rc)),
+  opRoute('POST', `${admin}/suggest`, 'session', 'ai.suggest', (rc) => bodyObject(rc)),
+  opRoute('POST', `${admin}/alt-text`, 'session', 'ai.altText', (rc) => bodyObject(rc)),
   opRoute('GET', `${admin}/usage`, 'session', 'ai.usage', (rc) => ({
     ...(rc.query.get('month') ? { month: rc.query.get('month') } : {}),
     ...(rc.query.get('months') ? { months: rc.query.get('months') } : {}),

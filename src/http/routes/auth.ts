@@ -2,7 +2,7 @@ import { getRequestIP, setCookie } from 'h3';
 import { checkCsrf, readCookie, sessionCookieName } from '../auth.js';
 import { clientAddress } from '../client-address.js';
 import { json } from '../response.js';
-import { bodyObjectOrEmpty, type RequestContext, type RouteDef } from '../route.js';
+import { bodyObject, type RequestContext, type RouteDef } from '../route.js';
 
 /** `Secure` whenever the server is reached (or published) over https. */
 const isHttps = (rc: RequestContext) => rc.url.protocol === 'https:' || rc.cms.config.baseUrl.startsWith('https:');
@@ -21,7 +21,7 @@ export const authRoutes: RouteDef[] = [
     method: 'POST', path: '/api/v1/admin/auth/login', auth: 'none',
     async handle(rc) {
       checkCsrf(rc.cms, rc.req, { always: true });
-      const body = await bodyObjectOrEmpty(rc);
+      const body = await bodyObject(rc);
       const ip = clientAddress(rc.cms.config.trustProxy, getRequestIP(rc.event), rc.headers.get('x-forwarded-for'));
       const result = await rc.run('auth.login', { email: body.email, password: body.password, ...(ip ? { ip } : {}) });
       const maxAge = Math.max(0, Math.floor((Date.parse(result.expiresAt) - rc.cms.clock.now().getTime()) / 1000));

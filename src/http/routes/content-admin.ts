@@ -4,11 +4,11 @@ import { CmsError } from '../../core/errors.js';
 import type { OperationName } from '../../core/registry.js';
 import { expectedVersion } from '../preconditions.js';
 import { json } from '../response.js';
-import { bodyObjectOrEmpty, opRoute, type RequestContext, type RouteDef } from '../route.js';
+import { bodyObject, opRoute, type RequestContext, type RouteDef } from '../route.js';
 
 /** The body with the expected version from If-Match or the body. */
 async function withVersion(rc: RequestContext): Promise<Record<string, unknown>> {
-  const { version: given, ...body } = await bodyObjectOrEmpty(rc);
+  const { version: given, ...body } = await bodyObject(rc);
   const version = expectedVersion(rc.headers, given);
   return version === undefined ? body : { ...body, version };
 }
@@ -81,9 +81,9 @@ function entryRoutes(kind: EntryKind, op: typeof pageOperations | typeof itemOpe
     opRoute('GET', `${base}/:id/versions`, 'session', op.versions, ref),
     opRoute('GET', `${base}/:id/versions/:v`, 'session', op.version, (rc) => ({ ...ref(rc), version: versionParam(rc) })),
     opRoute('POST', `${base}/:id/versions/:v/restore`, 'session', op.restore, (rc) => ({ ...ref(rc), version: versionParam(rc) })),
-    opRoute('POST', `${base}/:id/resolve-conflict`, 'session', op.resolveConflict, async (rc) => ({ ...(await bodyObjectOrEmpty(rc)), ...ref(rc) })),
-    opRoute('POST', `${base}/:id/clone`, 'session', op.clone, async (rc) => ({ ...(await bodyObjectOrEmpty(rc)), ...ref(rc) }), { status: 201 }),
-    opRoute('POST', `${base}/:id/schedule`, 'session', op.schedule, async (rc) => ({ ...(await bodyObjectOrEmpty(rc)), ...ref(rc) })),
+    opRoute('POST', `${base}/:id/resolve-conflict`, 'session', op.resolveConflict, async (rc) => ({ ...(await bodyObject(rc)), ...ref(rc) })),
+    opRoute('POST', `${base}/:id/clone`, 'session', op.clone, async (rc) => ({ ...(await bodyObject(rc)), ...ref(rc) }), { status: 201 }),
+    opRoute('POST', `${base}/:id/schedule`, 'session', op.schedule, async (rc) => ({ ...(await bodyObject(rc)), ...ref(rc) })),
     opRoute('DELETE', `${base}/:id/schedule`, 'session', op.unschedule, (rc) => ({ ...ref(rc), ...(rc.query.has('which') ? { which: rc.query.get('which') } : {}) })),
     opRoute('POST', `${base}/:id/autosave`, 'session', op.autosave, async (rc) => ({ ...(await withVersion(rc)), ...ref(rc) })),
   ];

@@ -12,7 +12,7 @@ import { answerIdempotentWrite } from '../idempotent-write.js';
 import { matchesEtag } from '../preconditions.js';
 import { readStagedForm, type StagedForm } from '../multipart.js';
 import { json } from '../response.js';
-import { bodyObjectOrEmpty, bodyWithId, opRoute, type RequestContext, type RouteDef } from '../route.js';
+import { bodyObject, bodyWithId, opRoute, type RequestContext, type RouteDef } from '../route.js';
 
 const publicHeaders = { 'cache-control': publicCacheControl, vary: publicVary };
 // Multipart framing and the other form fields, on top of the file itself.
@@ -286,13 +286,13 @@ export const mediaRoutes: RouteDef[] = [
   opRoute('GET', admin, 'session', 'media.list', listQuery, { wrap: (r) => r }),
   opRoute('GET', `${admin}/folders`, 'session', 'media.folders', () => ({})),
   opRoute('PUT', `${admin}/folders/:name`, 'session', 'media.renameFolder', async (rc) => {
-    const body = await bodyObjectOrEmpty(rc);
+    const body = await bodyObject(rc);
     return { name: rc.params.name, to: body.name ?? body.to };
   }),
   opRoute('GET', `${admin}/:id`, 'session', 'media.get', (rc) => ({ id: rc.params.id })),
   opRoute('PUT', `${admin}/:id`, 'session', 'media.update', bodyWithId),
   opRoute('POST', `${admin}/:id/move`, 'session', 'media.move', async (rc) => {
-    const body = await bodyObjectOrEmpty(rc);
+    const body = await bodyObject(rc);
     return { id: rc.params.id, folder: body.folder ?? null };
   }),
   opRoute('DELETE', `${admin}/:id`, 'session', 'media.delete', (rc) => ({ id: rc.params.id, force: rc.query.get('force') === 'true' }),
