@@ -91,6 +91,13 @@ describe('concurrency', () => {
     expect(await pagesNamed('slug-race')).toHaveLength(1);
   });
 
+  it('10 parallel clones without a slug: ten drafts, each with its own free slug', async () => {
+    await h.createPage({ name: 'Original', slug: 'original', fields: { title: 'T' } });
+    const clones = await Promise.all(Array.from({ length: 10 }, () => h.t.run('pages.clone', { ref: { slug: 'original' } })));
+    expect(clones.map((c) => c.slug).sort()).toEqual(['original-copy', ...Array.from({ length: 9 }, (_, i) => `original-copy-${i + 2}`)].sort());
+    expect((await pagesNamed('original-copy')).length).toBe(10);
+  });
+
   it('list totals move with every committed write, however many run at once', async () => {
     const total = async () => (await h.t.run('pages.list', { query: { limit: '1' } })).pagination.total;
     const before = await total();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Ctx } from '../../context.js';
+import { CmsError } from '../../errors.js';
 import { defineOperation } from '../../operation.js';
 import { slugSchema } from '../../slug.js';
 import { createEntry, findEntry } from '../entries.js';
@@ -24,9 +25,8 @@ type CloneInput = z.output<typeof cloneInput>;
 /** A new draft with the source's draft content and SEO, in every locale; emits *.created with the clone. */
 async function cloneEntry<K extends EntryKind>(ctx: Ctx, kind: K, input: CloneInput): Promise<WriteShapeOf<K>> {
   const { row, type, store } = await findEntry(ctx, kind, input.ref, input.collection);
-  const slug = input.slug ?? (await freeCopySlug(ctx, store, type.id, row.slug));
   const name = input.name ?? `${row.name} (copy)`.slice(0, 255);
-  return createEntry(ctx, kind, {
+  const create = (slug: string) => createEntry(ctx, kind, {
     typeSlug: type.slug,
     name,
     slug,
@@ -35,7 +35,20 @@ async function cloneEntry<K extends EntryKind>(ctx: Ctx, kind: K, input: CloneIn
     copyLocales: { draftLocales: row.draftLocales, seoLocales: row.seoLocales },
     status: 'draft',
   });
+  if (input.slug !== undefined) return create(input.slug);
+  // A slug the server chose may be taken by a clone committed meanwhile (on PostgreSQL, clones run
+  // at once): the insert then writes nothing, and the next free slug is chosen.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await create(await freeCopySlug(ctx, store, type.id, row.slug));
+    } catch (e) {
+      if (!(e instanceof CmsError && e.code === 'SLUG_EXISTS') || attempt >= maxCloneAttempts) throw e;
+    }
+  }
 }
+
+/** How many free slugs a clone tries while clones made at the same time take them first. */
+const maxCloneAttempts = 20;
 
 export const clonePage = defineOperation({
   name: 'pages.clone',
