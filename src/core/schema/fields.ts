@@ -439,6 +439,26 @@ export function validateTypeDefinition(input: unknown): ValidationResult<TypeDef
   return { ok: true, value: { slug, name, fields } };
 }
 
+/** What stands in an invalid definition's place for a field that is not valid on its own (no options, nothing to check). */
+const placeholderField: SchemaField = { name: 'invalid', type: 'text' };
+
+/**
+ * What of an invalid definition the checks across definitions (`checkSchemaSet`) can still look
+ * at, so that one push reports every problem at once: its slug, and each field that is valid on
+ * its own (one that is not keeps its index as a placeholder, so that paths stay right). Null
+ * without a valid slug or a fields array.
+ */
+export function partialTypeDefinition(input: unknown): TypeDefinition | null {
+  if (!isRecord(input) || !Array.isArray(input.fields)) return null;
+  const slug = slugSchema.safeParse(input.slug);
+  if (!slug.success) return null;
+  const fields = input.fields.map((field: unknown) => {
+    const alone = typeDefinitionSchema.safeParse({ slug: slug.data, name: slug.data, fields: [field] });
+    return alone.success ? alone.data.fields[0] ?? placeholderField : placeholderField;
+  });
+  return { slug: slug.data, name: slug.data, fields };
+}
+
 /** JSON Schema of a type-definition file, for editor autocompletion (`"$schema": "..."`). */
 export function typeDefinitionJsonSchema(): Record<string, unknown> {
   return z.toJSONSchema(typeDefinitionSchema, {
@@ -563,8 +583,9 @@ function checkTargets(
   fields.forEach((field, index) => {
     const path = [...base, index, 'options'];
     if (field.type === 'reference') {
-      const { collectionType, pageType } = field.options;
-      if (collectionType !== undefined && !known.collections.has(collectionType)) {
+      const { collectionType, pageType, referenceType } = field.options;
+      // A page reference's collectionType is unused (contract, reference option rule 2): not checked.
+      if (collectionType !== undefined && referenceType !== 'page' && !known.collections.has(collectionType)) {
         add([...path, 'collectionType'], `unknown collection "${collectionType}"`);
       }
       if (pageType !== undefined && !known.pageTypes.has(pageType)) add([...path, 'pageType'], `unknown page type "${pageType}"`);

@@ -58,7 +58,11 @@ describe('checkSchemaSet', () => {
             { name: 'rows', type: 'repeater', options: { fields: [{ name: 'brand', type: 'reference', options: { collectionType: 'brands' } }] } },
           ]),
         ],
-        pageTypes: [def('landing', [{ name: 'parent', type: 'reference', options: { referenceType: 'page', pageType: 'blog' } }])],
+        pageTypes: [def('landing', [
+          { name: 'parent', type: 'reference', options: { referenceType: 'page', pageType: 'blog' } },
+          // A page reference's collectionType is unused (contract, reference option rule 2): never checked.
+          { name: 'sibling', type: 'reference', options: { referenceType: 'page', collectionType: 'nowhere' } },
+        ])],
       }),
     );
     expect(issues).toEqual([
