@@ -5,6 +5,7 @@ export {
   slugPattern,
   schemaFieldSchema,
   typeDefinitionSchema,
+  partialTypeDefinition,
   validateTypeDefinition,
   checkSchemaSet,
   typeDefinitionJsonSchema,

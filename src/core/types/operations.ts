@@ -5,7 +5,7 @@ import { collectionItems, collectionTypes, components, pages, pageTypes } from '
 import { CmsError, type Issue } from '../errors.js';
 import { defineOperation } from '../operation.js';
 import type { StoredFields } from '../../db/schema/index.js';
-import { checkSchemaSet, storedFields, validateTypeDefinition, type TypeDefinition } from '../schema/index.js';
+import { checkSchemaSet, partialTypeDefinition, storedFields, validateTypeDefinition, type TypeDefinition } from '../schema/index.js';
 import { dropLocaleValuesOf, entriesWithValues, localizationFlips, planLocalization, type LocalizationChange } from './localization.js';
 import { canonicalJson } from '../../lib/canonical-json.js';
 
@@ -48,6 +48,8 @@ export async function loadSchemaSet(db: Db, projectId: string): Promise<SchemaSe
 function validateDocuments(docs: Record<TypeKind, Array<{ definition: unknown; file?: string | undefined }>>): { set: SchemaSet; issues: SchemaIssue[] } {
   const issues: SchemaIssue[] = [];
   const set: SchemaSet = { pageTypes: [], collections: [], components: [] };
+  // The checks across definitions also see what is valid of the invalid ones: every problem at once.
+  const checked: SchemaSet = { pageTypes: [], collections: [], components: [] };
   const fileOf = new Map<string, string | undefined>();
   for (const kind of typeKinds) {
     for (const doc of docs[kind]) {
@@ -55,13 +57,19 @@ function validateDocuments(docs: Record<TypeKind, Array<{ definition: unknown; f
       const result = validateTypeDefinition(doc.definition);
       if (result.ok) {
         set[kind].push(result.value);
+        checked[kind].push(result.value);
         fileOf.set(`${kind}/${result.value.slug}`, doc.file);
       } else {
         for (const issue of result.issues) issues.push({ ...issue, kind, slug, file: doc.file });
+        const partial = partialTypeDefinition(doc.definition);
+        if (partial) {
+          checked[kind].push(partial);
+          fileOf.set(`${kind}/${partial.slug}`, doc.file);
+        }
       }
     }
   }
-  for (const issue of checkSchemaSet(set)) issues.push({ ...issue, file: fileOf.get(`${issue.kind}/${issue.slug}`) });
+  for (const issue of checkSchemaSet(checked)) issues.push({ ...issue, file: fileOf.get(`${issue.kind}/${issue.slug}`) });
   return { set, issues };
 }
 
@@ -329,12 +337,15 @@ const toTypeView = (row: { id: string; slug: string; name: string; fields: Store
 async function validateOne(db: Db, projectId: string, kind: TypeKind, definition: unknown, replacing: string | null): Promise<TypeDefinition> {
   const result = validateTypeDefinition(definition);
   const slug = slugOf(definition);
-  if (!result.ok) throw schemaFailed(result.issues.map((i) => ({ ...i, kind, slug })));
+  // An invalid definition is checked against the others too, as far as it is valid: every problem at once.
+  const checked = result.ok ? result.value : partialTypeDefinition(definition);
+  const own = result.ok ? [] : result.issues.map((i) => ({ ...i, kind, slug }));
+  if (!checked) throw schemaFailed(own);
   const set = await loadSchemaSet(db, projectId);
-  set[kind] = set[kind].filter((d) => d.slug !== (replacing ?? result.value.slug));
-  set[kind].push(result.value);
-  const issues = checkSchemaSet(set).filter((i) => i.kind === kind && i.slug === result.value.slug);
-  if (issues.length) throw schemaFailed(issues);
+  set[kind] = set[kind].filter((d) => d.slug !== (replacing ?? checked.slug));
+  set[kind].push(checked);
+  const issues = [...own, ...checkSchemaSet(set).filter((i) => i.kind === kind && i.slug === checked.slug)];
+  if (issues.length || !result.ok) throw schemaFailed(issues);
   return result.value;
 }
 
