@@ -87,7 +87,7 @@ function schemaPusher(cms: Cms, config: CmsConfig, io: Io, say: (line: string) =
   async function once(): Promise<void> {
     const read = readSchemaFiles(config.schemasDir, io.cwd);
     if (read.unreadable.length) {
-      report([`schema: ${read.unreadable.length} file(s) could not be read; the last good schema stays:`, ...read.unreadable.map((u) => `  ${u.file}: ${u.message}`)]);
+      report([`schema: ${read.unreadable.length} file problem(s); the last good schema stays:`, ...read.unreadable.map((u) => `  ${u.file}: ${u.path}: ${u.message}`)]);
       return;
     }
     try {

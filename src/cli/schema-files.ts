@@ -14,8 +14,11 @@ export interface SchemaDocument {
 
 export interface ReadResult {
   documents: Record<KindKey, SchemaDocument[]>;
-  /** Files that are not JSON: reported with the schema's other problems. */
-  unreadable: Array<{ file: string; message: string }>;
+  /**
+   * Files that are not JSON (path `(file)`), and files not named after the slug they hold (path
+   * `slug`: `schema pull` would write a second file for it): reported with the schema's other problems.
+   */
+  unreadable: Array<{ file: string; path: '(file)' | 'slug'; message: string }>;
 }
 
 /** Reads `schemas/<kind>/<slug>.json`; `$schema` (the editor hint) is not part of a definition. */
@@ -32,10 +35,16 @@ export function readSchemaFiles(schemasDir: string, cwd: string): ReadResult {
       try {
         parsed = JSON.parse(readFileSync(path, 'utf8'));
       } catch (e) {
-        unreadable.push({ file, message: `not valid JSON: ${errorMessage(e)}` });
+        unreadable.push({ file, path: '(file)', message: `not valid JSON: ${errorMessage(e)}` });
         continue;
       }
-      if (isJsonObject(parsed)) delete parsed.$schema;
+      if (isJsonObject(parsed)) {
+        delete parsed.$schema;
+        const { slug } = parsed;
+        if (typeof slug === 'string' && `${slug}.json` !== name) {
+          unreadable.push({ file, path: 'slug', message: `"${slug}" is not the file's name: a definition lives in ${kindDirs[kind]}/<slug>.json (rename the file to ${slug}.json)` });
+        }
+      }
       documents[kind].push({ definition: parsed, file });
     }
   }

@@ -88,7 +88,7 @@ describe(`cms dev (${testDriver})`, { timeout: cliTimeout }, () => {
       expect((await fetch(`${url}/api/v1/collections/faq`, { headers })).status).toBe(200);
       // A file that is not JSON at all.
       writeFileSync(faqFile(), '{ "slug": "faq", ');
-      await eventually(() => expect(devServer.output().stderr).toMatch(/schemas\/collections\/faq\.json: not valid JSON/));
+      await eventually(() => expect(devServer.output().stderr).toMatch(/schemas\/collections\/faq\.json: \(file\): not valid JSON/));
       expect((await fetch(`${url}/api/v1/collections/faq`, { headers })).status).toBe(200);
       expect(readFileSync(typesFile(), 'utf8')).toBe(typesBefore);
 

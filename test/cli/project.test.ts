@@ -323,6 +323,8 @@ describe('cms in a project folder', { timeout: cliTimeout }, () => {
     writeFileSync(bad('components', 'fine.json'), JSON.stringify({ slug: 'fine', name: 'Fine', fields: [{ name: 'a', label: 'A', type: 'text' }] }));
     // A file that is not JSON is reported with the other files' problems, not instead of them.
     writeFileSync(bad('components', 'broken.json'), '[');
+    // A file not named after its slug: `schema pull` would write a second one beside it.
+    writeFileSync(bad('components', 'other.json'), JSON.stringify({ slug: 'misnamed', name: 'Misnamed', fields: [] }));
 
     const r = await cli(['schema', 'push', '--config', 'bad.config.json']);
     expect(r.code).toBe(1);
@@ -336,7 +338,8 @@ describe('cms in a project folder', { timeout: cliTimeout }, () => {
     problem('components/card.json', 'fields[0].options.componentSlug', /required/);
     problem('page-types/article.json', 'fields[2].options.choices', /must not be empty/);
     problem('components/broken.json', '(file)', /not valid JSON/);
-    expect(r.stderr).toMatch(/^VALIDATION_FAILED: The schema has 6 problems \(1 unreadable file\)/m);
+    problem('components/other.json', 'slug', /"misnamed" is not the file's name: .*rename the file to misnamed\.json/);
+    expect(r.stderr).toMatch(/^VALIDATION_FAILED: The schema has 7 problems:$/m);
 
     const list = await cli(['schema', 'list', '--json', '--config', 'bad.config.json']);
     expect(list.json().data.map((t: { slug: string }) => t.slug).sort()).toEqual(['call-to-action', 'landing-page', 'products', 'quote']);

@@ -49,16 +49,16 @@ const kindArg: Record<string, 'pageTypes' | 'collections' | 'components'> = {
 };
 
 /**
- * The schema files, read. A file that is not valid JSON is refused with the problems of every
- * other file (decisions §4: all errors reported at once): the readable files are checked too,
- * and their problems join the unreadable files' in one VALIDATION_FAILED.
+ * The schema files, read. A file that is not valid JSON, or not named after its slug, is refused
+ * with the problems of every other file (decisions §4: all errors reported at once): the readable
+ * files are checked too, and their problems join the files' own in one VALIDATION_FAILED.
  */
 async function readDocuments(io: Io, engine: Engine) {
   const { readSchemaFiles } = await import('../schema-files.js');
   const { CmsError, isCmsError } = await import('../../core/errors.js');
   const result = readSchemaFiles(engine.config.schemasDir, io.cwd);
   if (!result.unreadable.length) return result.documents;
-  const issues: Array<{ file?: string; path: string; message: string }> = result.unreadable.map((u) => ({ file: u.file, path: '(file)', message: u.message }));
+  const issues: Array<{ file?: string; path: string; message: string }> = result.unreadable.map((u) => ({ file: u.file, path: u.path, message: u.message }));
   try {
     await engine.run('schema.diff', result.documents);
   } catch (e) {
@@ -70,7 +70,7 @@ async function readDocuments(io: Io, engine: Engine) {
     }
   }
   throw new CmsError('VALIDATION_FAILED',
-    `The schema has ${issues.length} problem${issues.length === 1 ? '' : 's'} (${result.unreadable.length} unreadable file${result.unreadable.length === 1 ? '' : 's'}):\n` +
+    `The schema has ${issues.length} problem${issues.length === 1 ? '' : 's'}:\n` +
       issues.map((i) => `  ${i.file ?? ''}: ${i.path}: ${i.message}`).join('\n'),
     issues);
 }
