@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, isNull } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import { collectionItems, collectionTypes, components, pages, pageTypes } from '../../db/schema/index.js';
@@ -112,9 +112,26 @@ export interface SchemaPlan {
   destructive: boolean;
 }
 
+/**
+ * How many entries (not deleted) each type has; for a component, how many pages and items hold a
+ * value of it (an object with its `_type` that is not a reference), in their draft, published or
+ * locale values: what deleting it would leave without a definition.
+ */
 async function contentCount(db: Db, projectId: string, kind: TypeKind, slugs: string[]): Promise<Map<string, number>> {
   const out = new Map<string, number>();
-  if (slugs.length === 0 || kind === 'components') return out;
+  if (slugs.length === 0) return out;
+  if (kind === 'components') {
+    for (const slug of slugs) {
+      const uses = (t: typeof pages | typeof collectionItems) => sql`jsonb_path_exists(
+        jsonb_build_array(${t.draftContent}, ${t.publishedContent}, ${t.draftLocales}, ${t.publishedLocales}),
+        '$.** ? (@._type == $slug && !exists(@._ref))', jsonb_build_object('slug', ${slug}::text))`;
+      const [p] = await db.select({ n: count() }).from(pages).where(and(eq(pages.projectId, projectId), isNull(pages.deletedAt), uses(pages)));
+      const [i] = await db.select({ n: count() }).from(collectionItems).where(and(eq(collectionItems.projectId, projectId), isNull(collectionItems.deletedAt), uses(collectionItems)));
+      const n = (p?.n ?? 0) + (i?.n ?? 0);
+      if (n > 0) out.set(slug, n);
+    }
+    return out;
+  }
   if (kind === 'pageTypes') {
     const rows = await db.select({ slug: pageTypes.slug, n: count(pages.id) }).from(pageTypes)
       .innerJoin(pages, and(eq(pages.pageTypeId, pageTypes.id), isNull(pages.deletedAt)))
@@ -406,7 +423,8 @@ export const deleteType = defineOperation({
     if (!existing) throw new CmsError('NOT_FOUND', `${kindLabel[input.kind]} ${input.slug} not found`);
     const n = (await contentCount(ctx.db, ctx.project.id, input.kind, [input.slug])).get(input.slug) ?? 0;
     if (n > 0 && !input.force) {
-      throw new CmsError('HAS_REFERENCES', `${kindLabel[input.kind]} ${input.slug} has ${n} entries; delete them first or pass force=true`, { entries: n });
+      const what = input.kind === 'components' ? `is in the content of ${n} entries` : `has ${n} entries`;
+      throw new CmsError('HAS_REFERENCES', `${kindLabel[input.kind]} ${input.slug} ${what}; delete them first or pass force=true`, { entries: n });
     }
     if (input.kind === 'components') {
       const set = await loadSchemaSet(ctx.db, ctx.project.id);

@@ -60,3 +60,48 @@ describe(`schema problems, all at once (${testDriver})`, () => {
     ]);
   });
 });
+
+/**
+ * decisions §4: push "never drops a type that has content unless --force". A component has no
+ * entries of its own; its content is the values of it that pages and items hold.
+ */
+describe(`deleting a component that content holds (${testDriver})`, () => {
+  let t: TestCms;
+  beforeAll(async () => { t = await createTestCms(); });
+  afterAll(async () => { await t.close(); });
+
+  const tip = { slug: 'tip', name: 'Tip', fields: [{ name: 'text', type: 'text' }] };
+  // Named like a reference's _type: a page reference ({ _ref, _type: "page" }) is not a value of it.
+  const page = { slug: 'page', name: 'Page', fields: [{ name: 'text', type: 'text' }] };
+  const blocks = {
+    slug: 'blocks', name: 'Blocks', fields: [
+      { name: 'body', type: 'componentPicker' },
+      { name: 'link', type: 'reference', options: { referenceType: 'page' } },
+    ],
+  };
+  const landing = { slug: 'landing', name: 'Landing', fields: [{ name: 'title', type: 'text' }] };
+  const documents = (...components: Array<typeof tip>) => ({
+    components: components.map((definition) => ({ definition })),
+    collections: [{ definition: blocks }],
+    pageTypes: [{ definition: landing }],
+  });
+
+  it('is refused without force while a page or an item holds a value of it, in any of its versions', async () => {
+    await t.run('schema.push', documents(tip, page));
+    const home = await t.run('pages.create', { pageTypeSlug: 'landing', name: 'Home', slug: 'home', fields: { title: 'Hi' }, status: 'published' });
+    await t.run('items.create', { collectionTypeSlug: 'blocks', name: 'B', slug: 'b', fields: { body: [{ _type: 'tip', text: 'hi' }], link: { _ref: home.id, _type: 'page' } }, status: 'published' });
+    // The draft no longer holds it; the published version still does.
+    await t.run('items.update', { collection: 'blocks', ref: { slug: 'b' }, fields: { body: [] } });
+
+    const refused = await t.run('schema.push', documents(page)).then(() => null, (e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'HAS_REFERENCES', details: { types: [{ kind: 'components', slug: 'tip', contentCount: 1 }] } });
+    await expect(t.run('types.delete', { kind: 'components', slug: 'tip' })).rejects.toMatchObject({ code: 'HAS_REFERENCES', message: expect.stringContaining('in the content of 1 entries') });
+    expect((await t.run('types.list', { kind: 'components' })).map((c: { slug: string }) => c.slug)).toEqual(['page', 'tip']);
+
+    // "page" is only a reference's _type in the content: deleting it is allowed.
+    await t.run('schema.push', documents(tip));
+    expect((await t.run('types.list', { kind: 'components' })).map((c: { slug: string }) => c.slug)).toEqual(['tip']);
+    await t.run('schema.push', { ...documents(), force: true });
+    expect(await t.run('types.list', { kind: 'components' })).toEqual([]);
+  });
+});
