@@ -57,6 +57,24 @@ describe('cms webhooks', { timeout: cliTimeout }, () => {
     expect(human.stdout).not.toContain(hook.secret);
   });
 
+  it('takes a header value from the environment with --header-env, so the token stays out of process lists', async () => {
+    const created = await cli(['webhooks', 'create', '--url', r.url, '--events', 'page.published', '--header', 'X-Team: web', '--header-env', 'Authorization=RECEIVER_TOKEN', '--json'],
+      { RECEIVER_TOKEN: 'Bearer from-the-env' });
+    expect(created.code, created.stderr).toBe(0);
+    const made = created.json().data;
+    expect(made.headers).toEqual({ 'X-Team': 'web', Authorization: 'Bearer from-the-env' });
+    const updated = await cli(['webhooks', 'update', made.id, '--header-env', 'X-Token=OTHER_TOKEN', '--json'], { OTHER_TOKEN: 'secret-token-abc123' });
+    expect(updated.code, updated.stderr).toBe(0);
+    expect((await json(['webhooks', 'get', made.id])).headers).toEqual({ 'X-Token': '…c123' });
+    const unset = await cli(['webhooks', 'update', made.id, '--header-env', 'X-Token=NOT_SET_ANYWHERE']);
+    expect(unset.code).toBe(2);
+    expect(unset.stderr).toMatch(/the environment variable NOT_SET_ANYWHERE is not set/);
+    const malformed = await cli(['webhooks', 'update', made.id, '--header-env', 'X-Token']);
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toMatch(/--header-env must look like "Name=ENV_VAR"/);
+    expect(await json(['webhooks', 'delete', made.id])).toEqual({ id: made.id, deleted: true });
+  });
+
   it('refuses a malformed --header and unknown events as usage errors (exit 2), naming the known events', async () => {
     const usage = await cli(['webhooks', 'create', '--url', r.url, '--events', 'page.published', '--header', 'no colon']);
     expect(usage.code).toBe(2);

@@ -25,16 +25,31 @@ interface DeliveryOut {
 
 const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
-/** `--header "K: V"` (repeatable) → `{ K: "V" }`. */
-function parseHeaders(list: string[]): Record<string, string> {
+/**
+ * `--header "K: V"` and `--header-env "K=VAR"` (both repeatable) → `{ K: "V" }`, the second with
+ * its value from the environment variable VAR: a receiver's token kept out of process lists
+ * (decisions §11: secrets never appear in process lists).
+ */
+function parseHeaders(list: string[], fromEnv: string[], env: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};
   for (const item of list) {
     const i = item.indexOf(':');
     if (i <= 0) throw new UsageError(`--header must look like "Name: value", got "${item}"`);
     out[item.slice(0, i).trim()] = item.slice(i + 1).trim();
   }
+  for (const item of fromEnv) {
+    const i = item.indexOf('=');
+    const name = item.slice(0, i).trim();
+    const variable = item.slice(i + 1).trim();
+    if (i <= 0 || !name || !variable) throw new UsageError(`--header-env must look like "Name=ENV_VAR", got "${item}"`);
+    const value = env[variable];
+    if (value === undefined) throw new UsageError(`--header-env ${item}: the environment variable ${variable} is not set`);
+    out[name] = value.trim();
+  }
   return out;
 }
+
+const headerEnvHelp = 'a custom header whose value is read from an environment variable, "Name=ENV_VAR": a token kept out of process lists (repeatable)';
 
 const splitList = (value: string) => value.split(',').map((s) => s.trim()).filter(Boolean);
 
@@ -55,9 +70,10 @@ export function registerWebhooks(program: Command, state: ProgramState): void {
     .requiredOption('--url <url>', 'the receiver (http:// or https://)')
     .addOption(listOption('--events <list>', 'comma-separated event kinds, e.g. page.published,page.deleted', choices.eventKinds).makeOptionMandatory())
     .option('--header <header>', 'a custom header "Name: value" sent with every delivery (repeatable)', collect)
+    .option('--header-env <header>', headerEnvHelp, collect)
     .option('--inactive', 'create it switched off')
-    .action(action(state, async (g, opts: { url: string; events: string; header?: string[]; inactive?: boolean }) => {
-      const input = { url: opts.url, events: splitList(opts.events), headers: parseHeaders(opts.header ?? []), active: !opts.inactive };
+    .action(action(state, async (g, opts: { url: string; events: string; header?: string[]; headerEnv?: string[]; inactive?: boolean }) => {
+      const input = { url: opts.url, events: splitList(opts.events), headers: parseHeaders(opts.header ?? [], opts.headerEnv ?? [], io.env), active: !opts.inactive };
       const { withEngine } = await import('../engine.js');
       const data = await withEngine(g, io, (e) => e.run('webhooks.create', input));
       printResult(io, g, data, (w: WebhookOut) =>
@@ -90,17 +106,19 @@ export function registerWebhooks(program: Command, state: ProgramState): void {
     .option('--url <url>', 'a new receiver')
     .addOption(listOption('--events <list>', 'the new comma-separated event kinds', choices.eventKinds))
     .option('--header <header>', 'replaces all custom headers with these "Name: value" ones (repeatable)', collect)
+    .option('--header-env <header>', `${headerEnvHelp}; with --header, replaces all custom headers`, collect)
     .option('--clear-headers', 'remove all custom headers')
     .option('--active', 'switch it on')
     .option('--inactive', 'switch it off (deliveries wait until it is on again)')
-    .action(action(state, async (g, id: string, opts: { url?: string; events?: string; header?: string[]; clearHeaders?: boolean; active?: boolean; inactive?: boolean }) => {
+    .action(action(state, async (g, id: string, opts: { url?: string; events?: string; header?: string[]; headerEnv?: string[]; clearHeaders?: boolean; active?: boolean; inactive?: boolean }) => {
       if (opts.active && opts.inactive) throw new UsageError('--active and --inactive contradict each other');
-      if (opts.clearHeaders && opts.header?.length) throw new UsageError('--clear-headers and --header contradict each other');
+      const newHeaders = Boolean(opts.header?.length || opts.headerEnv?.length);
+      if (opts.clearHeaders && newHeaders) throw new UsageError('--clear-headers and --header contradict each other');
       const input = {
         id,
         ...(opts.url !== undefined ? { url: opts.url } : {}),
         ...(opts.events !== undefined ? { events: splitList(opts.events) } : {}),
-        ...(opts.header?.length ? { headers: parseHeaders(opts.header) } : opts.clearHeaders ? { headers: {} } : {}),
+        ...(newHeaders ? { headers: parseHeaders(opts.header ?? [], opts.headerEnv ?? [], io.env) } : opts.clearHeaders ? { headers: {} } : {}),
         ...(opts.active ? { active: true } : opts.inactive ? { active: false } : {}),
       };
       const { withEngine } = await import('../engine.js');
