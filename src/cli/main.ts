@@ -64,6 +64,43 @@ export function isShortCommand(argv: string[]): boolean {
   return false;
 }
 
+const helpFlags = new Set(['--help', '-h']);
+const answeredAtOnce = new Set(['--help', '-h', '--version', '-v']);
+
+/**
+ * Commander answers `--help` (and the program's `--version`) as soon as it meets them, before it
+ * looks at the rest of the line; an unknown command or option beside them is still a usage error
+ * (decisions: an unknown command or flag exits 2). Walks the line as commander reads it: the
+ * commands it names, and each option among those of the command it follows (with its value).
+ * The usage message, or null when the line has neither flag or nothing unknown.
+ */
+export function unknownBesideHelp(program: Command, args: string[]): string | null {
+  const end = args.indexOf('--');
+  const line = end === -1 ? args : args.slice(0, end);
+  if (!line.some((a) => answeredAtOnce.has(a))) return null;
+  let cmd = program;
+  for (let i = 0; i < line.length; i++) {
+    const arg = line[i]!;
+    if (helpFlags.has(arg)) continue;
+    if (arg.startsWith('-') && arg !== '-') {
+      const flag = arg.split('=')[0]!;
+      const option = cmd.options.find((o) => o.long === flag || o.short === flag);
+      if (!option) return `unknown option '${flag}'`;
+      const takes = !arg.includes('=') && (option.required || option.optional);
+      if (takes && option.variadic) while (i + 1 < line.length && !line[i + 1]!.startsWith('-')) i++;
+      else if (takes && (option.required || (i + 1 < line.length && !line[i + 1]!.startsWith('-')))) i++;
+      continue;
+    }
+    // A command's own argument; `cms help <command>` is commander's.
+    if (cmd.commands.length === 0) continue;
+    if (arg === 'help') return null;
+    const sub = cmd.commands.find((c) => c.name() === arg || c.aliases().includes(arg));
+    if (!sub) return `unknown command '${arg}'`;
+    cmd = sub;
+  }
+  return null;
+}
+
 export async function run(argv: string[], io: Io = processIo()): Promise<number> {
   const state: ProgramState = { io, exitCode: exitCodes.ok };
   // `cms --version --json`: the version as the one JSON document --json promises.
@@ -73,6 +110,12 @@ export async function run(argv: string[], io: Io = processIo()): Promise<number>
     return exitCodes.ok;
   }
   const program = createProgram(state);
+  const unknown = unknownBesideHelp(program, args);
+  if (unknown) {
+    io.stderr.write(`${usageLine(`error: ${unknown}`)}\n(run with --help for usage)\n`);
+    if (wantsJson(argv)) io.stdout.write(JSON.stringify({ error: { code: 'USAGE', message: unknown } }, null, 2) + '\n');
+    return exitCodes.usage;
+  }
   try {
     await program.parseAsync(argv);
   } catch (e) {

@@ -51,6 +51,23 @@ describe('cms usage and configuration errors', { timeout: cliTimeout }, () => {
     expect(r.stderr).toContain("unknown option '--colour'");
   });
 
+  it('an unknown command or flag beside --help or --version still exits 2; known ones still get their help', async () => {
+    for (const args of [['frobnicate', '--help'], ['frobnicate', '--version'], ['keys', 'list', '--colour', '--help'], ['keys', 'revoke', 'abc', '--colour', '-h'], ['keys', 'frobnicate', '--help']]) {
+      const r = await cli(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/^USAGE: unknown (command 'frobnicate'|option '--colour')$/m);
+      expect(r.stdout).toBe('');
+    }
+    const json = await cli(['keys', 'list', '--colour', '--help', '--json']);
+    expect(json.code).toBe(2);
+    expect(json.json()).toEqual({ error: { code: 'USAGE', message: "unknown option '--colour'" } });
+    for (const args of [['keys', 'list', '--help'], ['items', 'list', '--collection', 'products', '--filter', 'name=a', 'slug=b', '--help'], ['keys', 'create', '--type', 'public', '--help'], ['help', 'keys']]) {
+      const r = await cli(args);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      expect(r.stdout).toMatch(/^Usage: cms /m);
+    }
+  });
+
   it('a usage error with --json is also one JSON document on stdout', async () => {
     const r = await cli(['keys', 'create', '--json']);
     expect(r.code).toBe(2);
