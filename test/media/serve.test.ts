@@ -124,6 +124,13 @@ describe(`media files and metadata (${testDriver})`, () => {
     expect(withPreview.headers.get('cache-control')).toBe('public, max-age=900, stale-while-revalidate=1800');
     const viaQuery = await h.fetch(`/api/v1/media/${text.id}?api_key=${h.keys.public}`);
     expect(viaQuery.status).toBe(200);
+    // An ETag, and 304 when If-None-Match names it, as on every public single read.
+    const etag = viaQuery.headers.get('etag');
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    const unchanged = await h.fetch(`/api/v1/media/${text.id}`, { headers: { 'x-api-key': h.keys.public, 'if-none-match': etag! } });
+    expect(unchanged.status).toBe(304);
+    expect(unchanged.headers.get('etag')).toBe(etag);
+    expect((await h.fetch(`/api/v1/media/${text.id}`, { headers: { 'x-api-key': h.keys.public, 'if-none-match': '"other"' } })).status).toBe(200);
 
     expect((await h.fetch(`/api/v1/media/${text.id}`)).status).toBe(401);
     const previewOnly = await h.fetch(`/api/v1/media/${text.id}`, { headers: { 'x-preview-key': h.keys.preview } });

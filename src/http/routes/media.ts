@@ -7,14 +7,14 @@ import type { StagedUpload } from '../../core/media/staged.js';
 import { mediaFilesOf, type ByteRange, type MediaLocation, type MediaStore } from '../../core/media/storage.js';
 import { uploadTempDir, uploadTooLarge } from '../../media/staging.js';
 import { parseTransform, transformImage } from '../../media/transform.js';
-import { publicCacheControl, publicVary } from '../cache.js';
+import { responseOf } from '../cache.js';
 import { answerIdempotentWrite } from '../idempotent-write.js';
 import { matchesEtag } from '../preconditions.js';
 import { readStagedForm, type StagedForm } from '../multipart.js';
 import { json } from '../response.js';
 import { bodyObject, bodyWithId, opRoute, type RequestContext, type RouteDef } from '../route.js';
+import { respond } from './read-route.js';
 
-const publicHeaders = { 'cache-control': publicCacheControl, vary: publicVary };
 // Multipart framing and the other form fields, on top of the file itself.
 const multipartSlack = 1024 * 1024;
 // A bulk request may carry several files, each up to the limit, up to this many times it in all.
@@ -261,7 +261,8 @@ const metadataRoute: RouteDef = {
   async handle(rc) {
     const actor = rc.keys.apiKey ?? anonymous;
     const data = await rc.cms.runRequest('media.get', { id: rc.params.id }, { actor });
-    return json({ data }, 200, publicHeaders);
+    // As every public single read: an ETag, and 304 when If-None-Match matches it.
+    return respond(rc, responseOf({ data }, false), true);
   },
 };
 

@@ -36,7 +36,8 @@ export function readRoute(path: string, op: OperationName, input: (rc: RequestCo
   };
 }
 
-function respond(rc: RequestContext, entry: CachedResponse, single: boolean): Response {
+/** A public read's answer from its entry: ETag, a 304 for a single read whose ETag matches, the coding asked for. */
+export function respond(rc: RequestContext, entry: CachedResponse, single: boolean): Response {
   const { status, headers, body } = answerFromEntry(entry, single, rc.responseHeaders, rc.headers.get('if-none-match'), rc.headers.get('accept-encoding'));
   return new Response(body && new Uint8Array(body.buffer, body.byteOffset, body.byteLength), { status, headers });
 }
