@@ -5,7 +5,8 @@ import type { Db } from './db/client.js';
 /**
  * What the server keeps between requests, bounded by bytes (`server.cacheMegabytes`) and shared
  * out in two halves, each its own LRU over every project: `answers`, the response cache's whole
- * answers (src/http/cache.ts), and `parts`, what public lists are made of (`ReadMemory`,
+ * answers (src/http/cache.ts; a quarter of this half is the arena where the bodies of answers
+ * asked for once wait), and `parts`, what public lists are made of (`ReadMemory`,
  * src/core/content/delivery.ts). Halves, so that a flood of answers asked for once (a crawler
  * walking every page of every sort) cannot push out the parts that make such answers cheap.
  *
@@ -21,6 +22,8 @@ export interface Kept {
   generation(projectId: string): number;
   changed(projectId: string): void;
   readonly answers: KeptShelf;
+  /** The quarter of the answers' half where the bodies of answers not asked for again yet wait (src/http/cache.ts). */
+  readonly answerArena: BodyArena;
   readonly parts: KeptShelf;
 }
 
@@ -33,6 +36,8 @@ export interface KeptShelf {
 
 export function createKept(maxBytes: number): Kept {
   let followed = false;
+  // A quarter of the answers' half: at the default 64 MB, 8 MB of bodies waiting for a second ask.
+  const arenaBytes = Math.floor(maxBytes / 8);
   const generations = new Map<string, number>();
   const generation = (projectId: string) => generations.get(projectId) ?? 0;
   const shelf = (bytes: number): KeptShelf => {
@@ -61,9 +66,51 @@ export function createKept(maxBytes: number): Kept {
     follow() { followed = true; },
     generation,
     changed(projectId) { generations.set(projectId, generation(projectId) + 1); },
-    answers: shelf(Math.floor(maxBytes / 2)),
+    answers: shelf(Math.floor(maxBytes / 2) - arenaBytes),
+    answerArena: createBodyArena(arenaBytes),
     parts: shelf(Math.ceil(maxBytes / 2)),
   };
+}
+
+/**
+ * Where the bodies of answers asked for once wait to be asked for again: one buffer, allocated
+ * once and written round and round, so that a body is a copy into it rather than a buffer of its
+ * own. Most answers of a list never seen before are never asked for again, and a buffer of each
+ * one's own that the cache held for a while outlived V8's young generation: it was freed only by
+ * full collections, which V8 starts on the external memory such buffers pile up, one every
+ * fraction of a second under a stream of new lists, each a pause of several milliseconds
+ * (bench: the p99 of never-seen lists). A body is good until later bodies have written over it;
+ * the first hit copies it out to a buffer of its own. A body larger than an eighth of the arena
+ * is not put there.
+ */
+export function createBodyArena(bytes: number): BodyArena {
+  let slab: Buffer | null = null;
+  /** Bytes written so far, counted from the start and never wrapped: a body at `at` is good while `written <= at + bytes`. */
+  let written = 0;
+  return {
+    put(body: Buffer): number | null {
+      if (body.length === 0 || body.length > bytes / 8) return null;
+      slab ??= Buffer.allocUnsafeSlow(bytes);
+      let at = written;
+      // A body is never split across the end: it starts again at the beginning.
+      if ((at % bytes) + body.length > bytes) at += bytes - (at % bytes);
+      body.copy(slab, at % bytes);
+      written = at + body.length;
+      return at;
+    },
+    take(at: number, length: number): Buffer | null {
+      if (!slab || written > at + bytes) return null;
+      const start = at % bytes;
+      return Buffer.from(slab.subarray(start, start + length));
+    },
+  };
+}
+
+export interface BodyArena {
+  /** Copies the body into the arena and says where it is; null when it is too large for it (or empty). */
+  put(body: Buffer): number | null;
+  /** A copy of the body put at `at`, or null when later bodies have written over it. */
+  take(at: number, length: number): Buffer | null;
 }
 
 /**

@@ -113,6 +113,26 @@ export function cacheKey(path: string, params: URLSearchParams, keyKind: string)
 export const entrySize = (entry: CachedResponse): number => 2 * entry.body.length + 2048;
 
 /**
+ * An answer kept but not asked for again yet: its body waits in the arena (`createBodyArena`),
+ * its headers here.
+ */
+class WaitingAnswer {
+  readonly status: number;
+  readonly etag: string;
+  readonly headers: Record<string, string>;
+  readonly length: number;
+  constructor(entry: CachedResponse, readonly at: number) {
+    this.status = entry.status;
+    this.etag = entry.etag;
+    this.headers = entry.headers;
+    this.length = entry.body.length;
+  }
+}
+
+/** What a waiting answer counts against the answers' LRU: its body is in the arena, which has its own bound. */
+const waitingSize = 2048;
+
+/**
  * The server's one response cache of public reads, keyed on the project and `cacheKey`, kept on
  * the answers' half of what the engine keeps (`cms.kept.answers`, src/kept.ts: an LRU over every
  * project, bounded by bytes, an answer counting `entrySize`). Every committed write that can
@@ -129,13 +149,25 @@ export function createResponseCache(cms: Cms, options: { enabled: boolean }) {
   // Answering from what is kept means following every change notice (src/runtime.ts).
   kept.follow();
   const running = new Map<string, { gen: number; answer: Promise<CachedResponse> }>();
+  const arena = kept.answerArena;
   return {
     enabled: options.enabled,
-    /** The current answer for a key, if one is kept. */
+    /** The current answer for a key, if one is kept (a waiting answer's body is copied out of the arena on its first hit). */
     get(projectId: string, key: string): CachedResponse | undefined {
       if (!options.enabled) return undefined;
-      // Only `compute` keeps values under an answer key, and it keeps CachedResponses.
-      const entry = kept.answers.get(projectId, kept.generation(projectId), key) as CachedResponse | undefined;
+      const gen = kept.generation(projectId);
+      const value = kept.answers.get(projectId, gen, key);
+      let entry: CachedResponse | undefined;
+      if (value instanceof WaitingAnswer) {
+        const body = arena.take(value.at, value.length);
+        if (body) {
+          entry = { status: value.status, body, etag: value.etag, headers: value.headers };
+          kept.answers.set(projectId, gen, key, entry, entrySize(entry));
+        }
+      } else {
+        // Only `compute` and the line above keep values under an answer key: WaitingAnswers and CachedResponses.
+        entry = value as CachedResponse | undefined;
+      }
       if (entry) cms.metrics?.responseCache.inc({ result: 'hit' });
       return entry;
     },
@@ -152,7 +184,9 @@ export function createResponseCache(cms: Cms, options: { enabled: boolean }) {
       const under = running.get(full);
       if (under && under.gen === gen) return under.answer;
       const answer = make().then((entry) => {
-        kept.answers.set(projectId, gen, key, entry, entrySize(entry));
+        const at = arena.put(entry.body);
+        if (at === null) kept.answers.set(projectId, gen, key, entry, entrySize(entry));
+        else kept.answers.set(projectId, gen, key, new WaitingAnswer(entry, at), waitingSize);
         return entry;
       }).finally(() => {
         if (running.get(full)?.answer === answer) running.delete(full);

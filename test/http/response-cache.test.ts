@@ -245,8 +245,9 @@ describe('response cache', () => {
 
 describe('response cache bounded by bytes', () => {
   let s: Site;
-  // Half of the 16 KB holds answers (the other half what lists are made of): room for two small
-  // answers (each counts twice its body and 2 KB), not for the big page.
+  // Half of the 16 KB is for answers (the other half for what lists are made of), and a quarter of
+  // that half is the arena of bodies asked for once, which takes none over 256 bytes: 6 KB of LRU,
+  // room for one small answer (each counts twice its body and 2 KB), not for the big page.
   beforeAll(async () => { s = await startSite({ cacheMaxBytes: 16 * 1024 }); });
   afterAll(async () => { await s.close(); });
 
@@ -270,7 +271,7 @@ describe('response cache bounded by bytes', () => {
     expect(await isHit('/api/v1/pages/page-1')).toBe(false);
     expect(await isHit('/api/v1/pages/page-1')).toBe(true);
     for (let i = 2; i <= 8; i++) await get(`/api/v1/pages/page-${i}`);
-    // Eight answers of about 3.5 KB each do not fit in 8 KB: the oldest went, the newest stayed.
+    // Eight answers of about 3.5 KB each do not fit in 6 KB: the oldest went, the newest stayed.
     expect(await isHit('/api/v1/pages/page-8')).toBe(true);
     expect(await isHit('/api/v1/pages/page-1')).toBe(false);
   });
