@@ -58,7 +58,13 @@ export interface CmsEvents {
 }
 
 export interface IdempotentRun {
-  scope: IdempotencyScope;
+  /** The API key and the Idempotency-Key; the request's hash comes with the request (`read`). */
+  scope: Omit<IdempotencyScope, 'requestHash'>;
+  /**
+   * Reads the request (its body): called once the key is held, so that a repeat sent while the
+   * first is still being read is refused too; or by a repeat that finds the answer stored.
+   */
+  read(): Promise<{ input: unknown; requestHash: string }>;
   /** The success status and body the door answers with. */
   status: number;
   wrap(result: unknown): unknown;
@@ -119,7 +125,7 @@ export interface Cms {
    * Runs a write at most once per idempotency key: a repeat replays the stored answer, a
    * different request under the key is refused, a repeat while the first runs is refused.
    */
-  runIdempotent(name: OperationName, input: unknown, options: RunOptions, idem: IdempotentRun): Promise<IdempotentResult>;
+  runIdempotent(name: OperationName, options: RunOptions, idem: IdempotentRun): Promise<IdempotentResult>;
   /** Checks that the actor may run the operation, without running it. */
   authorize(op: OperationName, options: RunOptions): Promise<void>;
   resolveProject(slug: string): Promise<ProjectRef>;
@@ -394,44 +400,55 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
   }
 
   /**
-   * Keys whose write is running in this process, each with how its run ends. Only a request that
-   * runs the operation holds its key: retries that merely look up a stored answer hold nothing.
-   * A repeat that arrives while the key is held is refused with 409, as a repeat of a request
-   * still running is; but a transactional write runs without looking for a stored answer first,
-   * so the holder may itself be a retry of a request that finished long ago. The repeat therefore
-   * waits for the holder: if the holder ran the request (or failed), the first was still running
-   * when the repeat came (409); if it found the answer stored, so does the repeat (a replay). So
-   * any number of retries of a finished request sent at once all replay it.
+   * Keys whose write is being handled in this process, each with how its handling ends: held from
+   * the moment the request is known (its headers), before its body is read. A repeat that arrives
+   * while the key is held is refused with 409, as a repeat of a request still running is; but the
+   * holder may itself be a retry of a request that finished long ago (it reads its body, then finds
+   * the answer stored, or, for a transactional write, which runs without looking first, finds it
+   * when its run fails). The repeat therefore waits for the holder: if the holder ran the request
+   * (or failed), the first was still running when the repeat came (409); if it found the answer
+   * stored, so does the repeat (a replay). So any number of retries of a finished request sent at
+   * once all replay it. A write that looks first tells as soon as it knows it runs the request, and
+   * its repeats are refused at once.
    */
   const running = new Map<string, Promise<HolderOutcome>>();
   const stillRunning = () => new CmsError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still running; retry once it has finished');
 
-  async function runIdempotent(name: OperationName, input: unknown, runOptions: RunOptions, idem: IdempotentRun): Promise<IdempotentResult> {
+  async function runIdempotent(name: OperationName, runOptions: RunOptions, idem: IdempotentRun): Promise<IdempotentResult> {
     const flight = `${idem.scope.apiKeyId}\u0000${idem.scope.key}`;
     const op = lookup(name);
     const holder = running.get(flight);
     if (holder) {
-      // Refused without a database round trip while the first still runs here.
-      if (!op.transactional || (await holder) !== 'replayed') throw stillRunning();
-      const stored = await findStoredResponse(db, idem.scope, clock.now());
+      // Refused without a database round trip when the holder ran the request (or failed).
+      if ((await holder) !== 'replayed') throw stillRunning();
+      const { requestHash } = await idem.read();
+      const stored = await findStoredResponse(db, { ...idem.scope, requestHash }, clock.now());
       if (stored) return { ...stored, replayed: true };
       throw stillRunning();
     }
-    // A transactional write runs without looking first: a stored answer makes its run fail (the
-    // key's record is taken, or the write itself is refused, its slug taken say) and is found below.
-    if (!op.transactional) {
-      const stored = await findStoredResponse(db, idem.scope, clock.now());
-      if (stored) return { ...stored, replayed: true };
-      if (running.has(flight)) throw stillRunning();
-    }
+    // The key is held from here, before the request is read: a repeat sent at the same time as a
+    // large first request finds it held while the first is still arriving.
     let outcome: HolderOutcome = 'failed';
     let ended!: (outcome: HolderOutcome) => void;
     running.set(flight, new Promise<HolderOutcome>((resolve) => { ended = resolve; }));
     try {
+      const { input, requestHash } = await idem.read();
+      const scope: IdempotencyScope = { ...idem.scope, requestHash };
+      // A transactional write runs without looking first: a stored answer makes its run fail (the
+      // key's record is taken, or the write itself is refused, its slug taken say) and is found below.
+      if (!op.transactional) {
+        const stored = await findStoredResponse(db, scope, clock.now());
+        if (stored) {
+          outcome = 'replayed';
+          return { ...stored, replayed: true };
+        }
+        // It runs the request: repeats that wait are refused now, not when it ends.
+        ended('ran');
+      }
       try {
         const result = await execute(op, input, {
           ...runOptions,
-          beforeCommit: (tx, out) => storeResponse(tx, idem.scope, { status: idem.status, body: idem.wrap(out) }, clock.now()),
+          beforeCommit: (tx, out) => storeResponse(tx, scope, { status: idem.status, body: idem.wrap(out) }, clock.now()),
         });
         outcome = 'ran';
         return { status: idem.status, body: idem.wrap(result), replayed: false };
@@ -440,7 +457,7 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
           // The request ran before under this key (a transactional write looks only now), or
           // another process ran it meanwhile (its commit is what made this run fail: a taken
           // slug, a moved version, the key's own row): the answer it stored is the answer.
-          const theirs = await findStoredResponse(db, idem.scope, clock.now());
+          const theirs = await findStoredResponse(db, scope, clock.now());
           if (theirs) {
             outcome = 'replayed';
             return { ...theirs, replayed: true };
@@ -449,7 +466,7 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
         if (isCmsError(e)) {
           const failure = idem.storedFailure(e);
           if (failure) {
-            await db.transaction((tx) => storeResponse(tx, idem.scope, failure, clock.now())).catch(() => {});
+            await db.transaction((tx) => storeResponse(tx, scope, failure, clock.now())).catch(() => {});
           }
         }
         throw e;

@@ -36,9 +36,9 @@ export async function answerIdempotentWrite(
   rc.actor = actor;
   await rc.cms.authorize(op, { actor });
   const key = checkIdempotencyKey(rc.headers.get('idempotency-key'));
-  const { input, requestHash } = await readRequest();
-  const result = await rc.cms.runIdempotent(op, input, { actor }, {
-    scope: { apiKeyId: actor.keyId, key, requestHash },
+  const result = await rc.cms.runIdempotent(op, { actor }, {
+    scope: { apiKeyId: actor.keyId, key },
+    read: readRequest,
     status: answer.status,
     wrap: answer.wrap,
     storedFailure: (e) => {

@@ -1,4 +1,4 @@
-import { bigserial, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, index, integer, json, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id, ts, updatedAt } from './common.js';
 import { projects } from './projects.js';
 
@@ -8,7 +8,8 @@ export const idempotencyRecords = pgTable('idempotency_records', {
   key: text('key').notNull(),
   requestHash: text('request_hash').notNull(),
   responseStatus: integer('response_status').notNull(),
-  responseBody: jsonb('response_body').notNull(),
+  // json, not jsonb: the text is kept as written, so a replay is the first answer byte for byte (jsonb reorders keys).
+  responseBody: json('response_body').notNull(),
   createdAt: createdAt(),
   expiresAt: ts('expires_at').notNull(),
 }, (t) => [uniqueIndex('idempotency_key_uq').on(t.apiKeyId, t.key), index('idempotency_expiry_idx').on(t.expiresAt)]);
