@@ -14,10 +14,11 @@ export function matchesEtag(header: string | null, etag: string): boolean {
 /**
  * The version a write expects: `If-Match: "3"` (or W/"3", or 3), else the body's `version`,
  * passed on as sent so that a malformed one is refused by the operation rather than ignored.
+ * `If-Match: *` (HTTP: any current version) expects none of its own: the body's still counts.
  */
 export function expectedVersion(headers: Headers, bodyVersion: unknown): unknown {
   const header = headers.get('if-match');
-  if (!header) return bodyVersion;
+  if (!header || header.trim() === '*') return bodyVersion;
   const m = /^(?:W\/)?"?(\d+)"?$/.exec(header.trim());
   if (!m) throw new CmsError('VALIDATION_FAILED', 'If-Match must hold the expected version, like "3"', [{ path: 'If-Match', message: 'not a version number' }]);
   return Number(m[1]);

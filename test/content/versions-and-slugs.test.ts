@@ -50,6 +50,16 @@ describe('versions and slugs', () => {
       expect(r.status).toBe(200);
     });
 
+    it('takes If-Match: * as any current version, leaving the body\'s version to count', async () => {
+      await h.createPage({ name: 'Star', slug: 'star', fields: { title: 'T' } });
+      let r = await put('/api/v1/pages/star', { name: 'Star 2' }, '*');
+      expect(r.status).toBe(200);
+      expect((await r.json()).data.version).toBe(2);
+      r = await put('/api/v1/pages/star', { name: 'stale', version: 1 }, ' * ');
+      expect(r.status).toBe(409);
+      expect((await r.json()).error.details).toEqual({ currentVersion: 2 });
+    });
+
     it('applies to the current version when neither is given', async () => {
       await h.createPage({ name: 'N', slug: 'n', fields: { title: 'T' } });
       for (let v = 2; v <= 4; v++) {
@@ -60,7 +70,7 @@ describe('versions and slugs', () => {
 
     it('refuses an expected version that is not a version number with 400', async () => {
       await h.createPage({ name: 'G', slug: 'g', fields: { title: 'T' } });
-      for (const header of ['"abc"', 'yes', '"1", "2"', '*']) {
+      for (const header of ['"abc"', 'yes', '"1", "2"', '**']) {
         const r = await put('/api/v1/pages/g', { name: 'x' }, header);
         expect(r.status, header).toBe(400);
         expect((await r.json()).error.code).toBe('VALIDATION_FAILED');
