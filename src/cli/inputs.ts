@@ -1,3 +1,5 @@
+import { CmsError } from '../core/errors.js';
+import { jsonInputIssues } from '../lib/json-input.js';
 import type { Io } from './io.js';
 import { UsageError } from './output.js';
 
@@ -34,5 +36,7 @@ export async function readJsonOption(io: Io, name: string, value: string | undef
     throw new UsageError(`--${name} must be a JSON object (or @file.json): ${errorMessage(e)}`);
   }
   if (!isJsonObject(parsed)) throw new UsageError(`--${name} must be a JSON object (or @file.json): not an object`);
+  const issues = jsonInputIssues(text, parsed);
+  if (issues.length > 0) throw new CmsError('VALIDATION_FAILED', `--${name} holds what no write can take`, issues.map((x) => ({ ...x, path: x.path.startsWith('[') ? `${name}${x.path}` : `${name}.${x.path}` })));
   return parsed;
 }

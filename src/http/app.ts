@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { getRequestIP, H3, type H3Event } from 'h3';
 import { CmsError } from '../core/errors.js';
 import { isOperationName } from '../core/registry.js';
+import { jsonInputIssues } from '../lib/json-input.js';
 import type { Cms } from '../runtime.js';
 import { checkCsrf, createKeyAuthenticator, readKeyCredentials, readSessionActor } from './auth.js';
 import { createResponseCache } from './cache.js';
@@ -282,11 +283,15 @@ async function readRawBody(req: Request): Promise<string> {
 
 function parseJsonBody(text: string): unknown {
   if (!text.trim()) return {};
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch {
     throw new CmsError('VALIDATION_FAILED', 'The request body is not valid JSON', [{ path: '(body)', message: 'invalid JSON' }]);
   }
+  const issues = jsonInputIssues(text, body);
+  if (issues.length > 0) throw new CmsError('VALIDATION_FAILED', 'The request body holds what no write can take', issues);
+  return body;
 }
 
 /**

@@ -136,6 +136,29 @@ describe('page writes', () => {
       expect((await long.json()).error.details).toEqual([{ path: 'name', message: expect.any(String) }]);
     });
 
+    it('says a slug is too long when it is, and refuses lone surrogates and __proto__ members at their paths', async () => {
+      const long = await h.write('POST', '/api/v1/pages', { pageTypeSlug: 'landing', name: 'L', slug: 'a'.repeat(256) });
+      expect(long.status).toBe(400);
+      expect((await long.json()).error.details).toEqual([{ path: 'slug', message: 'must be at most 255 characters' }]);
+      expect((await h.write('POST', '/api/v1/pages', { pageTypeSlug: 'landing', name: 'L', slug: 'a'.repeat(255) })).status).toBe(201);
+      // JSON.stringify writes a lone surrogate as the escape "\ud800".
+      const lone = await h.write('POST', '/api/v1/pages', { pageTypeSlug: 'landing', name: 'Lone \ud800', slug: 'lone', fields: { title: 'x\udc00', summary: 'fine 😀' } });
+      expect(lone.status).toBe(400);
+      expect((await lone.json()).error).toMatchObject({ code: 'VALIDATION_FAILED', details: [
+        { path: 'name', message: expect.stringMatching(/lone surrogate/) },
+        { path: 'fields.title', message: expect.stringMatching(/lone surrogate/) },
+      ] });
+      const proto = await h.http.fetch('/api/v1/pages', {
+        method: 'POST',
+        headers: { 'x-api-key': h.keys.secret, 'idempotency-key': 'proto-member', 'content-type': 'application/json' },
+        body: '{"pageTypeSlug":"landing","name":"P","slug":"proto","fields":{"__proto__":{"title":"x"}}}',
+      }) as JsonResponse;
+      expect(proto.status).toBe(400);
+      expect((await proto.json()).error.details).toEqual([{ path: 'fields.__proto__', message: 'is not an allowed member name' }]);
+      // Nothing was written.
+      for (const slug of ['lone', 'proto']) await expect(h.t.run('pages.get', { ref: { slug } })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    });
+
     it('refuses a body that is not a JSON object', async () => {
       for (const body of ['not json', '[1,2]', '"text"']) {
         const r = await h.http.fetch('/api/v1/pages', { method: 'POST', headers: { 'x-api-key': h.keys.secret, 'idempotency-key': `raw-${body}`, 'content-type': 'application/json' }, body }) as JsonResponse;

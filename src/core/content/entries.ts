@@ -40,7 +40,8 @@ function nameAndSlugIssues(input: { name?: string | undefined; slug?: string | u
   // Characters are counted as code points: an emoji is one character, not two UTF-16 units.
   const nameLength = input.name === undefined ? 0 : input.name.length <= 255 ? input.name.length : [...input.name].length;
   if (input.name !== undefined && (nameLength < 1 || nameLength > 255)) issues.push({ path: 'name', message: nameMessage });
-  if (input.slug !== undefined && (!slugPattern.test(input.slug) || input.slug.length > 255)) issues.push({ path: 'slug', message: slugMessage });
+  if (input.slug !== undefined && input.slug.length > 255) issues.push({ path: 'slug', message: 'must be at most 255 characters' });
+  else if (input.slug !== undefined && !slugPattern.test(input.slug)) issues.push({ path: 'slug', message: slugMessage });
   return issues;
 }
 
