@@ -204,8 +204,34 @@ describe('admin routes: members, keys, schema, projects', () => {
       const refused = await h.call('DELETE', '/api/v1/admin/components/quote', { cookie });
       expect(refused.status).toBe(409);
       expect((await refused.json()).error.code).toBe('HAS_REFERENCES');
+      // Force is for content: types that name it are changed first, so the schemas stay valid.
       const forced = await h.call('DELETE', '/api/v1/admin/components/quote?force=true', { cookie });
-      expect(forced.status).toBe(200);
+      expect(forced.status).toBe(409);
+      expect((await forced.json()).error).toMatchObject({ code: 'HAS_REFERENCES', details: { usedBy: [{ kind: 'pageTypes', slug: 'landing', path: 'fields[0].options.componentSlug' }] } });
+      const changed = await h.call('PUT', '/api/v1/admin/page-types/landing', { cookie, body: { fields: [{ name: 'title', type: 'text' }] } });
+      expect(changed.status).toBe(200);
+      expect((await h.call('DELETE', '/api/v1/admin/components/quote', { cookie })).status).toBe(200);
+    });
+
+    it('keeps a collection or page type that other types name, force or not', async () => {
+      await h.call('POST', '/api/v1/admin/collection-types', { cookie, body: { slug: 'tgt', name: 'Target', fields: [{ name: 'title', type: 'text' }] } });
+      await h.call('POST', '/api/v1/admin/page-types', { cookie, body: { slug: 'ptgt', name: 'Page target', fields: [{ name: 'title', type: 'text' }] } });
+      const src = await h.call('POST', '/api/v1/admin/collection-types', {
+        cookie,
+        body: { slug: 'src', name: 'Source', fields: [
+          { name: 'r', type: 'reference', options: { collectionType: 'tgt' } },
+          { name: 'p', type: 'reference', options: { referenceType: 'page', pageType: 'ptgt' } },
+        ] },
+      });
+      expect(src.status).toBe(201);
+      for (const path of ['/api/v1/admin/collection-types/tgt', '/api/v1/admin/page-types/ptgt?force=true']) {
+        const refused = await h.call('DELETE', path, { cookie });
+        expect(refused.status, path).toBe(409);
+        expect((await refused.json()).error).toMatchObject({ code: 'HAS_REFERENCES', message: expect.stringContaining('collections/src') });
+      }
+      expect((await h.call('DELETE', '/api/v1/admin/collection-types/src', { cookie })).status).toBe(200);
+      expect((await h.call('DELETE', '/api/v1/admin/collection-types/tgt', { cookie })).status).toBe(200);
+      expect((await h.call('DELETE', '/api/v1/admin/page-types/ptgt', { cookie })).status).toBe(200);
     });
   });
 

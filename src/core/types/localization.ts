@@ -88,6 +88,28 @@ export async function dropLocaleValuesOf(db: Db, projectId: string, kind: 'pageT
   }).where(and(sql`${typeColumn} = ${id}`, or(holds(draft, field), holds(published, field))));
 }
 
+/**
+ * Carries out a field's removal from a type: its values go from every entry of the type (draft,
+ * published, every locale), so that what is delivered is what the type defines and the entries
+ * can still be published. Revisions keep them, as history.
+ */
+export async function dropFieldValues(db: Db, projectId: string, kind: 'pageTypes' | 'collections', slug: string, field: string): Promise<void> {
+  const id = await typeId(db, projectId, kind, slug);
+  if (!id) return;
+  const { table, typeColumn } = target(kind);
+  const draft = sql`${table.draftContent}`;
+  const published = sql`${table.publishedContent}`;
+  const draftLocales = sql`${table.draftLocales}`;
+  const publishedLocales = sql`${table.publishedLocales}`;
+  await db.update(table).set({
+    draftContent: sql`${draft} - ${field}::text`,
+    publishedContent: sql`case when ${published} is null then null else ${published} - ${field}::text end`,
+    draftLocales: sql`case when ${draftLocales} is null then null else ${without(draftLocales, field)} end`,
+    publishedLocales: sql`case when ${publishedLocales} is null then null else ${without(publishedLocales, field)} end`,
+  }).where(and(sql`${typeColumn} = ${id}`, or(sql`${draft} ? ${field}::text`, sql`coalesce(${published}, '{}'::jsonb) ? ${field}::text`,
+    holds(draftLocales, field), holds(publishedLocales, field))));
+}
+
 /** The localization part of a schema change between two definitions of a type, with what it costs. */
 export async function planLocalization(db: Db, projectId: string, kind: 'pageTypes' | 'collections', before: TypeDefinition, after: TypeDefinition): Promise<LocalizationChange[]> {
   const out: LocalizationChange[] = [];

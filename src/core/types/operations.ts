@@ -6,7 +6,7 @@ import { CmsError, type Issue } from '../errors.js';
 import { defineOperation } from '../operation.js';
 import type { StoredFields } from '../../db/schema/index.js';
 import { checkSchemaSet, partialTypeDefinition, storedFields, validateTypeDefinition, type TypeDefinition } from '../schema/index.js';
-import { dropLocaleValuesOf, entriesWithValues, localizationFlips, planLocalization, type LocalizationChange } from './localization.js';
+import { dropFieldValues, dropLocaleValuesOf, entriesWithValues, localizationFlips, planLocalization, type LocalizationChange } from './localization.js';
 import { canonicalJson } from '../../lib/canonical-json.js';
 
 export const typeKinds = ['pageTypes', 'collections', 'components'] as const;
@@ -247,6 +247,39 @@ async function upsertType(db: Db, projectId: string, kind: TypeKind, def: TypeDe
 }
 
 /** Deletes a type; content of it goes too (only reached with force, or when there is none). */
+/** Deletes the named members from every instance of a component (an object with its `_type` that is not a reference) in a value; says whether it changed. */
+function stripComponentFields(value: unknown, slug: string, fields: ReadonlySet<string>): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  let changed = false;
+  if (!Array.isArray(value) && Reflect.get(value, '_type') === slug && !Reflect.has(value, '_ref')) {
+    for (const f of fields) if (Reflect.has(value, f)) changed = Reflect.deleteProperty(value, f) || changed;
+  }
+  for (const inner of Object.values(value)) changed = stripComponentFields(inner, slug, fields) || changed;
+  return changed;
+}
+
+/**
+ * Carries out fields' removal from a component, as a type's removed field is carried out: their
+ * values go from every instance of it in every page and item (draft, published, every locale), so
+ * the entries can still be published. Revisions keep them, as history.
+ */
+async function dropComponentFieldValues(db: Db, projectId: string, slug: string, fields: string[]): Promise<void> {
+  if (fields.length === 0) return;
+  const gone = new Set(fields);
+  for (const t of [pages, collectionItems]) {
+    const rows = await db.select({ id: t.id, draftContent: t.draftContent, publishedContent: t.publishedContent, draftLocales: t.draftLocales, publishedLocales: t.publishedLocales })
+      .from(t).where(and(eq(t.projectId, projectId), sql`jsonb_path_exists(
+        jsonb_build_array(${t.draftContent}, ${t.publishedContent}, ${t.draftLocales}, ${t.publishedLocales}),
+        '$.** ? (@._type == $slug && !exists(@._ref))', jsonb_build_object('slug', ${slug}::text))`));
+    for (const row of rows) {
+      const changed = [row.draftContent, row.publishedContent, row.draftLocales, row.publishedLocales].map((v) => stripComponentFields(v, slug, gone));
+      if (!changed.some(Boolean)) continue;
+      await db.update(t).set({ draftContent: row.draftContent, publishedContent: row.publishedContent, draftLocales: row.draftLocales, publishedLocales: row.publishedLocales })
+        .where(eq(t.id, row.id));
+    }
+  }
+}
+
 async function dropType(db: Db, projectId: string, kind: TypeKind, slug: string) {
   if (kind === 'pageTypes') {
     const [pt] = await db.select({ id: pageTypes.id }).from(pageTypes).where(and(eq(pageTypes.projectId, projectId), eq(pageTypes.slug, slug)));
@@ -283,7 +316,12 @@ export const pushSchema = defineOperation({
       }
     }
     for (const d of plan.delete) await dropType(ctx.db, ctx.project.id, d.kind, d.slug);
-    // Fields becoming shared lose their other locales' values, in the same transaction.
+    // Removed fields lose their values, and fields becoming shared their other locales' values,
+    // in the same transaction.
+    for (const u of plan.update) {
+      if (u.kind === 'components') await dropComponentFieldValues(ctx.db, ctx.project.id, u.slug, u.fields.removed.map((r) => r.field));
+      else for (const r of u.fields.removed) if (r.entriesWithValues > 0) await dropFieldValues(ctx.db, ctx.project.id, u.kind, u.slug, r.field);
+    }
     for (const l of plan.localization ?? []) {
       if (l.direction === 'shared') await dropLocaleValuesOf(ctx.db, ctx.project.id, l.kind, l.slug, l.field);
     }
@@ -401,8 +439,12 @@ export const updateType = defineOperation({
     const before: TypeDefinition = { slug: existing.slug, name: existing.name, fields: storedFields(existing.fields) };
     const [row] = await ctx.db.update(t).set({ slug: def.slug, name: def.name, fields: def.fields, updatedAt: ctx.clock.now() })
       .where(eq(t.id, existing.id)).returning();
-    // As in a push: a field becoming shared loses its other locales' values.
-    if (input.kind !== 'components') {
+    // As in a push: a removed field loses its values, a field becoming shared its other locales' values.
+    const kept = new Set(def.fields.map((f) => f.name));
+    const removed = before.fields.filter((f) => !kept.has(f.name)).map((f) => f.name);
+    if (input.kind === 'components') await dropComponentFieldValues(ctx.db, ctx.project.id, before.slug, removed);
+    else {
+      for (const field of removed) await dropFieldValues(ctx.db, ctx.project.id, input.kind, def.slug, field);
       for (const flip of localizationFlips(before, def)) {
         if (flip.direction === 'shared') await dropLocaleValuesOf(ctx.db, ctx.project.id, input.kind, def.slug, flip.field);
       }
@@ -426,13 +468,18 @@ export const deleteType = defineOperation({
       const what = input.kind === 'components' ? `is in the content of ${n} entries` : `has ${n} entries`;
       throw new CmsError('HAS_REFERENCES', `${kindLabel[input.kind]} ${input.slug} ${what}; delete them first or pass force=true`, { entries: n });
     }
-    if (input.kind === 'components') {
-      const set = await loadSchemaSet(ctx.db, ctx.project.id);
-      set.components = set.components.filter((c) => c.slug !== input.slug);
-      const users = checkSchemaSet(set);
-      if (users.length && !input.force) {
-        throw new CmsError('HAS_REFERENCES', `Component ${input.slug} is used by ${[...new Set(users.map((u) => `${u.kind}/${u.slug}`))].join(', ')}`, { usedBy: users });
-      }
+    // Other types that name it (a reference's collection or page type, a component's slug) would
+    // be left invalid: a pull would write files no push takes. Refused, force or not: `force` is
+    // for content, and those definitions are edited first (as a push that removed the type would
+    // have to edit them too).
+    const set = await loadSchemaSet(ctx.db, ctx.project.id);
+    const already = new Set(checkSchemaSet(set).map((i) => `${i.kind}/${i.slug} ${i.path} ${i.message}`));
+    set[input.kind] = set[input.kind].filter((d) => d.slug !== input.slug);
+    const users = checkSchemaSet(set).filter((i) => !already.has(`${i.kind}/${i.slug} ${i.path} ${i.message}`));
+    if (users.length) {
+      throw new CmsError('HAS_REFERENCES',
+        `${kindLabel[input.kind]} ${input.slug} is used by ${[...new Set(users.map((u) => `${u.kind}/${u.slug}`))].join(', ')}; change those types first`,
+        { usedBy: users });
     }
     await dropType(ctx.db, ctx.project.id, input.kind, input.slug);
     ctx.contentChanged();
