@@ -43,7 +43,7 @@ describe('cms in a project folder', { timeout: cliTimeout }, () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('cms schema push');
     expect(readJson(join(dir, 'cms.config.json'))).toEqual({ project: 'default', dataDir: '.cms', schemasDir: 'schemas' });
-    expect(existsSync(join(dir, '.cms'))).toBe(true);
+    expect(existsSync(join(dir, '.cms', 'media'))).toBe(true);
     expect(existsSync(schemaFile('cms-schema.json'))).toBe(true);
     for (const kind of ['page-types', 'collections', 'components']) {
       const names = readdirSync(join(templates, kind)).sort();
@@ -369,6 +369,28 @@ describe('cms in a project folder', { timeout: cliTimeout }, () => {
     const r = await cli(['users', 'list', '--json'], { cwd: sub });
     expect(r.code, r.stderr).toBe(0);
     expect(r.json().data.map((u: { email: string }) => u.email)).toEqual(['a@b.test', 'e@d.test']);
+  });
+
+  it('projects create makes a project once: a taken slug is SLUG_EXISTS, exit 1', async () => {
+    const made = await cli(['projects', 'create', 'second', '--json']);
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.json().data).toMatchObject({ slug: 'second', name: 'second' });
+    const again = await cli(['projects', 'create', 'second']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/^SLUG_EXISTS: Project second already exists/);
+    const list = await cli(['projects', 'list', '--json']);
+    expect(list.json().data.map((p: { slug: string }) => p.slug).sort()).toEqual(['default', 'second']);
+  });
+
+  it('--fields with a __proto__ member or a lone surrogate is refused at its path, writing nothing', async () => {
+    const r = await cli(['items', 'create', '--collection', 'team', '--name', 'Eve', '--slug', 'eve', '--json', '--fields', '{"name":"Eve \\ud800","__proto__":{"role":"x"}}']);
+    expect(r.code).toBe(1);
+    expect(r.json().error).toMatchObject({ code: 'VALIDATION_FAILED', details: [
+      { path: 'fields.name', message: expect.stringMatching(/lone surrogate/) },
+      { path: 'fields.__proto__', message: 'is not an allowed member name' },
+    ] });
+    const list = await cli(['items', 'list', '--collection', 'team', '--json']);
+    expect(list.json().data.map((i: { slug: string }) => i.slug)).not.toContain('eve');
   });
 
   it('db status says which database the environment chose (PostgreSQL when DATABASE_URL is a postgres:// URL)', async () => {

@@ -31,7 +31,8 @@ export function registerInit(program: Command, state: ProgramState): void {
         if (!asked) throw new UsageError('Cancelled');
         answers = asked;
       }
-      mkdirSync(join(target, '.cms'), { recursive: true, mode: 0o700 });
+      // The data folder as decisions §2 lays it out: the database in .cms/db, media files in .cms/media.
+      mkdirSync(join(target, '.cms', 'media'), { recursive: true, mode: 0o700 });
       const config = { $schema: undefined, project: answers.project, dataDir: '.cms', schemasDir: 'schemas' };
       delete config.$schema;
       writeFileSync(join(target, 'cms.config.json'), JSON.stringify(config, null, 2) + '\n');

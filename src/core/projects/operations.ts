@@ -34,7 +34,7 @@ export const createProject = defineOperation({
   async run(ctx, input) {
     const [row] = await ctx.db.insert(projects).values({ slug: input.slug, name: input.name ?? input.slug, createdAt: ctx.clock.now() })
       .onConflictDoNothing().returning();
-    if (!row) throw new CmsError('CONFLICT', `Project ${input.slug} already exists`);
+    if (!row) throw new CmsError('SLUG_EXISTS', `Project ${input.slug} already exists`);
     return toView(row);
   },
 });
