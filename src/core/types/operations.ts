@@ -246,7 +246,6 @@ async function upsertType(db: Db, projectId: string, kind: TypeKind, def: TypeDe
     .onConflictDoUpdate({ target: [t.projectId, t.slug], set: { name: def.name, fields: def.fields, updatedAt: now } });
 }
 
-/** Deletes a type; content of it goes too (only reached with force, or when there is none). */
 /** Deletes the named members from every instance of a component (an object with its `_type` that is not a reference) in a value; says whether it changed. */
 function stripComponentFields(value: unknown, slug: string, fields: ReadonlySet<string>): boolean {
   if (typeof value !== 'object' || value === null) return false;
@@ -280,6 +279,7 @@ async function dropComponentFieldValues(db: Db, projectId: string, slug: string,
   }
 }
 
+/** Deletes a type; content of it goes too (only reached with force, or when there is none). */
 async function dropType(db: Db, projectId: string, kind: TypeKind, slug: string) {
   if (kind === 'pageTypes') {
     const [pt] = await db.select({ id: pageTypes.id }).from(pageTypes).where(and(eq(pageTypes.projectId, projectId), eq(pageTypes.slug, slug)));
