@@ -46,6 +46,23 @@ const holds = (column: SQL, field: string) => sql`exists (select 1 from jsonb_ea
 const without = (column: SQL, field: string) => sql`(select coalesce(jsonb_object_agg(e.key, e.value - ${field}::text), '{}'::jsonb)
   from jsonb_each(${column}) e where (e.value - ${field}::text) <> '{}'::jsonb)`;
 
+/** Some other locale of the entry, draft or published, has a value of the field. */
+const holdsInLocales = (table: Table, field: string) => or(holds(sql`${table.draftLocales}`, field), holds(sql`${table.publishedLocales}`, field));
+
+/** The entry has a value of the field: in its draft or published content, or in another locale's values. */
+const holdsValue = (table: Table, field: string) => or(sql`${table.draftContent} ? ${field}::text`,
+  sql`coalesce(${table.publishedContent}, '{}'::jsonb) ? ${field}::text`, holdsInLocales(table, field));
+
+/** The other locales' values (draft and published) without the field. */
+function localesWithout(table: Table, field: string): { draftLocales: SQL; publishedLocales: SQL } {
+  const draft = sql`${table.draftLocales}`;
+  const published = sql`${table.publishedLocales}`;
+  return {
+    draftLocales: sql`case when ${draft} is null then null else ${without(draft, field)} end`,
+    publishedLocales: sql`case when ${published} is null then null else ${without(published, field)} end`,
+  };
+}
+
 async function typeId(db: Db, projectId: string, kind: 'pageTypes' | 'collections', slug: string): Promise<string | null> {
   const { typeTable } = target(kind);
   const [row] = await db.select({ id: typeTable.id }).from(typeTable).where(and(eq(typeTable.projectId, projectId), eq(typeTable.slug, slug)));
@@ -59,7 +76,7 @@ export async function entriesWithLocaleValues(db: Db, projectId: string, kind: '
   const { table, typeColumn } = target(kind);
   const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(table)
     .where(and(sql`${typeColumn} = ${id}`, isNull(table.deletedAt),
-      or(holds(sql`${table.draftLocales}`, field), holds(sql`${table.publishedLocales}`, field))));
+      holdsInLocales(table, field)));
   return row?.n ?? 0;
 }
 
@@ -69,9 +86,7 @@ export async function entriesWithValues(db: Db, projectId: string, kind: 'pageTy
   if (!id) return 0;
   const { table, typeColumn } = target(kind);
   const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(table)
-    .where(and(sql`${typeColumn} = ${id}`, isNull(table.deletedAt),
-      or(sql`${table.draftContent} ? ${field}::text`, sql`coalesce(${table.publishedContent}, '{}'::jsonb) ? ${field}::text`,
-        holds(sql`${table.draftLocales}`, field), holds(sql`${table.publishedLocales}`, field))));
+    .where(and(sql`${typeColumn} = ${id}`, isNull(table.deletedAt), holdsValue(table, field)));
   return row?.n ?? 0;
 }
 
@@ -80,12 +95,7 @@ export async function dropLocaleValuesOf(db: Db, projectId: string, kind: 'pageT
   const id = await typeId(db, projectId, kind, slug);
   if (!id) return;
   const { table, typeColumn } = target(kind);
-  const draft = sql`${table.draftLocales}`;
-  const published = sql`${table.publishedLocales}`;
-  await db.update(table).set({
-    draftLocales: without(draft, field),
-    publishedLocales: sql`case when ${published} is null then null else ${without(published, field)} end`,
-  }).where(and(sql`${typeColumn} = ${id}`, or(holds(draft, field), holds(published, field))));
+  await db.update(table).set(localesWithout(table, field)).where(and(sql`${typeColumn} = ${id}`, holdsInLocales(table, field)));
 }
 
 /**
@@ -97,17 +107,12 @@ export async function dropFieldValues(db: Db, projectId: string, kind: 'pageType
   const id = await typeId(db, projectId, kind, slug);
   if (!id) return;
   const { table, typeColumn } = target(kind);
-  const draft = sql`${table.draftContent}`;
   const published = sql`${table.publishedContent}`;
-  const draftLocales = sql`${table.draftLocales}`;
-  const publishedLocales = sql`${table.publishedLocales}`;
   await db.update(table).set({
-    draftContent: sql`${draft} - ${field}::text`,
+    draftContent: sql`${table.draftContent} - ${field}::text`,
     publishedContent: sql`case when ${published} is null then null else ${published} - ${field}::text end`,
-    draftLocales: sql`case when ${draftLocales} is null then null else ${without(draftLocales, field)} end`,
-    publishedLocales: sql`case when ${publishedLocales} is null then null else ${without(publishedLocales, field)} end`,
-  }).where(and(sql`${typeColumn} = ${id}`, or(sql`${draft} ? ${field}::text`, sql`coalesce(${published}, '{}'::jsonb) ? ${field}::text`,
-    holds(draftLocales, field), holds(publishedLocales, field))));
+    ...localesWithout(table, field),
+  }).where(and(sql`${typeColumn} = ${id}`, holdsValue(table, field)));
 }
 
 /** The localization part of a schema change between two definitions of a type, with what it costs. */
