@@ -92,6 +92,10 @@ export async function readStagedForm(body: ReadableStream<Uint8Array> | null, co
       stream.resume();
       return;
     }
+    // A body that ends inside the file errors the file stream as soon as the parser ends, maybe
+    // before stageStream reads it (it makes its folder first), and an unheard 'error' would end
+    // the process. The parser reports the same failure itself (its 'error' below: 400).
+    stream.on('error', () => {});
     const at = entries.push(null) - 1;
     staging.push(stageStream(stream, limits.dir, limits.maxFileBytes).then(
       (staged) => {

@@ -170,6 +170,19 @@ describe(`media uploads (${testDriver})`, () => {
     expect((await empty.json()).error.code).toBe('VALIDATION_FAILED');
   });
 
+  it('answers 400 to a body that ends inside a file, and goes on serving', async () => {
+    const cut = '--XX\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nhello';
+    for (const n of [1, 2]) {
+      const res = await h.fetch('/api/v1/media', {
+        method: 'POST', body: cut,
+        headers: { 'x-api-key': h.keys.secret, 'idempotency-key': `cut-${n}`, 'content-type': 'multipart/form-data; boundary=XX' },
+      });
+      expect(res.status).toBe(400);
+      expect((await res.json()).error).toMatchObject({ code: 'VALIDATION_FAILED', message: 'The multipart body could not be read' });
+    }
+    expect((await h.upload(samples.text, 'after.txt')).status).toBe(201);
+  });
+
   it('bulk-uploads through the admin API with one event per file', async () => {
     h.events.length = 0;
     const form = new FormData();
