@@ -13,6 +13,30 @@ const pathOf = (place: Place | null): string => {
 };
 
 /**
+ * How deep JSON from outside may nest. A content value nests at most 200 levels (a json field's
+ * rule) inside a body's few; far deeper documents would overflow the call stack of the code that
+ * walks them (serialising, validating) and answer 500.
+ */
+export const maxJsonDepth = 256;
+
+/** The deepest nesting of arrays and objects in a JSON text (brackets inside strings not counted). */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) { if (++depth > deepest) deepest = depth; }
+    else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
+}
+
+/**
  * What JSON from outside (a request body, a CLI `--fields`) may hold that no operation could take
  * as it is: a member named `__proto__`, which JSON.parse keeps but every object built from it
  * (zod's, a spread) silently drops, so a write would succeed without it; and a string with a lone
@@ -22,6 +46,7 @@ const pathOf = (place: Place | null): string => {
  * walked at all; the walk keeps its own stack (a body may nest deeper than the call stack).
  */
 export function jsonInputIssues(text: string, value: unknown): Issue[] {
+  if (nestingDepth(text) > maxJsonDepth) return [{ path: '(body)', message: `nests deeper than ${maxJsonDepth} levels` }];
   if (!text.includes('\\u') && !text.includes('__proto__')) return [];
   const issues: Issue[] = [];
   // Each value with the problem of its own member name, if any: reported as it is reached, so that

@@ -159,6 +159,21 @@ describe('page writes', () => {
       for (const slug of ['lone', 'proto']) await expect(h.t.run('pages.get', { ref: { slug } })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     });
 
+    it('refuses a body nested deeper than 256 levels (it answered 500 at a few thousand)', async () => {
+      const nested = (depth: number) => `{"pageTypeSlug":"landing","name":"D","slug":"deep-${depth}","fields":{"extra":${'['.repeat(depth)}${']'.repeat(depth)}}}`;
+      for (const depth of [300, 100_000]) {
+        const r = await h.http.fetch('/api/v1/pages', {
+          method: 'POST', body: nested(depth),
+          headers: { 'x-api-key': h.keys.secret, 'idempotency-key': `deep-${depth}`, 'content-type': 'application/json' },
+        }) as JsonResponse;
+        expect(r.status, String(depth)).toBe(400);
+        expect((await r.json()).error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: '(body)', message: 'nests deeper than 256 levels' }] });
+      }
+      // Brackets inside strings are text, not nesting.
+      const text = await h.write('POST', '/api/v1/pages', { pageTypeSlug: 'landing', name: '['.repeat(255), slug: 'brackets', fields: { summary: '{['.repeat(1000) } });
+      expect(text.status).toBe(201);
+    });
+
     it('refuses a body that is not a JSON object', async () => {
       for (const body of ['not json', '[1,2]', '"text"']) {
         const r = await h.http.fetch('/api/v1/pages', { method: 'POST', headers: { 'x-api-key': h.keys.secret, 'idempotency-key': `raw-${body}`, 'content-type': 'application/json' }, body }) as JsonResponse;
