@@ -20,7 +20,10 @@ export function slugify(text: string): string {
 /** An author, category or tag, named by its id or its slug. */
 export const entityRef = z.string().trim().min(1).max(255);
 
-const isoDate = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time, like 2026-01-31T09:00:00Z' });
+// PostgreSQL keeps no year 0, and the drivers read the years 1–99 back as 19xx or 20xx (Date's
+// legacy parsing of "0001-01-01 00:00:00+00"): a post's date falls in the years 1000–9999.
+const isoDate = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time, like 2026-01-31T09:00:00Z' })
+  .refine((v) => new Date(v).getUTCFullYear() >= 1000, 'must be in the year 1000 or later');
 
 const postFields = {
   title: z.string().trim().min(1).max(255),

@@ -25,7 +25,8 @@ const newSlug = z.string();
 const version = z.number().int().positive();
 const forceFlag = z.union([z.boolean(), z.enum(['true', 'false'])]).transform((v) => v === true || v === 'true').default(false);
 const status = z.enum(['draft', 'published']);
-const sortOrder = z.number().int();
+/** The column is a 32-bit integer. */
+const sortOrder = z.number().int().min(-2_147_483_648).max(2_147_483_647);
 /** The locale a write is in (the project's default when absent); checked against the project's locales by the write. */
 const locale = z.string().optional();
 /** Reads and writes by id or slug may name the entry's type: a page type, or a collection type. */

@@ -95,6 +95,9 @@ export interface EntryStore<K extends EntryKind = EntryKind> {
 
 export type EntryRef = { id: string } | { slug: string };
 
+/** Versions are 32-bit integers in the database: a larger number names no stored version. */
+const maxVersion = 2_147_483_647;
+
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const pageRow = (r: typeof pages.$inferSelect): EntryRow => ({ ...r, typeId: r.pageTypeId, sortOrder: 0 });
@@ -206,6 +209,7 @@ export const pageStore: EntryStore<'page'> = {
   versions: (db, entryId) => db.select({ version: pageVersions.version, status: pageVersions.status, createdAt: pageVersions.createdAt, createdBy: pageVersions.createdBy })
     .from(pageVersions).where(eq(pageVersions.pageId, entryId)).orderBy(desc(pageVersions.version), desc(pageVersions.createdAt)),
   async snapshotAt(db, entryId, version) {
+    if (version > maxVersion) return null;
     const [row] = await db.select({ snapshot: pageVersions.snapshot }).from(pageVersions)
       .where(and(eq(pageVersions.pageId, entryId), eq(pageVersions.version, version))).orderBy(desc(pageVersions.createdAt)).limit(1);
     return row?.snapshot ?? null;
@@ -263,6 +267,7 @@ export const itemStore: EntryStore<'item'> = {
   versions: (db, entryId) => db.select({ version: itemVersions.version, status: itemVersions.status, createdAt: itemVersions.createdAt, createdBy: itemVersions.createdBy })
     .from(itemVersions).where(eq(itemVersions.itemId, entryId)).orderBy(desc(itemVersions.version), desc(itemVersions.createdAt)),
   async snapshotAt(db, entryId, version) {
+    if (version > maxVersion) return null;
     const [row] = await db.select({ snapshot: itemVersions.snapshot }).from(itemVersions)
       .where(and(eq(itemVersions.itemId, entryId), eq(itemVersions.version, version))).orderBy(desc(itemVersions.createdAt)).limit(1);
     return row?.snapshot ?? null;
