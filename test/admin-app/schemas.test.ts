@@ -168,6 +168,17 @@ describe('the schema builder', { timeout: 180_000 }, () => {
     await page.close();
   });
 
+  it('offers "Localized" on a page type\'s own fields, not on a component\'s (the API refuses it there)', async () => {
+    const page = await openAs(developerEmail, `/p/${project}/settings/schemas/page-types/article`);
+    await page.getByRole('heading', { name: 'Edit page type: Articles' }).waitFor();
+    expect(await field(page, 'Field 1: title (text)').getByLabel('Localized (a value per locale)').count()).toBe(1);
+    await page.goto(`${h.http.url}/admin/p/${project}/settings/schemas/components/hero`);
+    await page.getByRole('heading', { name: 'Edit component: Hero' }).waitFor();
+    await field(page, 'Field 1: title (text)').getByLabel('Required').waitFor();
+    expect(await field(page, 'Field 1: title (text)').getByLabel('Localized (a value per locale)').count()).toBe(0);
+    await page.close();
+  });
+
   it('downloads a type as the same file cms schema pull writes', async () => {
     const page = await openAs(developerEmail, `/p/${project}/settings/schemas`);
     await page.getByRole('heading', { name: 'Schemas', level: 1 }).waitFor();

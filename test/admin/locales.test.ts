@@ -39,6 +39,13 @@ describe('locales over the admin API', () => {
     expect(ca.status).toBe(201);
     expect((await ca.json()).data).toContainEqual({ code: 'fr-CA', name: 'Français (Canada)', fallback: 'fr', default: false });
     expect(await codes()).toEqual(['en', 'fr', 'fr-CA']);
+    // Any language and region English has names for is named so; an unknown language by its code.
+    for (const [code, name] of [['de-DE', 'German (Germany)'], ['es-419', 'Spanish (Latin America)'], ['zh-Hant-TW', 'Chinese (Traditional, Taiwan)'], ['qaa', 'qaa']]) {
+      const added = await h.call('POST', base, { cookie: admin, body: { code } });
+      expect(added.status, code).toBe(201);
+      expect((await added.json()).data, code).toContainEqual({ code, name, fallback: null, default: false });
+      expect((await h.call('DELETE', `${base}/${code}`, { cookie: admin, body: {} })).status, code).toBe(200);
+    }
   });
 
   it('refuses a taken code, a malformed code, an unknown fallback and a fallback circle, changing nothing', async () => {

@@ -25,15 +25,23 @@ export const initialLocales: ProjectLocales = { defaultLocale: 'en', locales: [{
  */
 export const localeCodePattern = /^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/;
 
-/** Names people know, for the codes most projects start with; anything else is named by its code. */
-const knownNames: Record<string, string> = {
-  en: 'English', fr: 'French', de: 'German', es: 'Spanish', it: 'Italian', pt: 'Portuguese', 'pt-BR': 'Portuguese (Brazil)',
-  nl: 'Dutch', sv: 'Swedish', da: 'Danish', nb: 'Norwegian Bokmål', fi: 'Finnish', pl: 'Polish', cs: 'Czech', ja: 'Japanese',
-  ko: 'Korean', zh: 'Chinese', ru: 'Russian', uk: 'Ukrainian', tr: 'Turkish', ar: 'Arabic', he: 'Hebrew', hi: 'Hindi',
-  'en-GB': 'English (United Kingdom)', 'en-US': 'English (United States)', 'fr-CA': 'French (Canada)', 'es-MX': 'Spanish (Mexico)',
-};
+const languageNames = new Intl.DisplayNames(['en'], { type: 'language', languageDisplay: 'standard' });
 
-export const defaultLocaleName = (code: string): string => knownNames[code] ?? code;
+/**
+ * A locale's English name, as the Unicode CLDR gives it (`fr` French, `de-DE` German (Germany),
+ * `es-419` Spanish (Latin America)); a code whose language English has no name for is named by
+ * the code itself.
+ */
+export function defaultLocaleName(code: string): string {
+  const language = code.split('-')[0] ?? code;
+  try {
+    if (languageNames.of(language) === language) return code;
+    return languageNames.of(code) ?? code;
+  } catch {
+    // A code Intl does not take as a language tag (the pattern above is looser than BCP 47).
+    return code;
+  }
+}
 
 export const isMultilingual = (pl: ProjectLocales): boolean => pl.locales.length > 1;
 

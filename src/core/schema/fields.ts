@@ -344,6 +344,9 @@ function fieldVariant<T extends FieldType, O extends z.ZodType>(type: T, options
     (key) => `unknown property "${key}" of a field`,
   ).superRefine(
     (field, ctx) => {
+      if (field.requiredInAllLocales === true && (field.localized !== true || field.required !== true)) {
+        ctx.addIssue({ code: 'custom', path: ['requiredInAllLocales'], message: 'needs "required": true and "localized": true beside it' });
+      }
       if (field.defaultValue === undefined) return;
       // The field is fully parsed here (see `when`), so it is a well-formed SchemaField.
       for (const issue of checkDefaultValue(field as SchemaField)) {
@@ -415,7 +418,18 @@ function checkFieldList(list: unknown, ctx: z.RefinementCtx): void {
 }
 
 const fieldListSchema = z.array(schemaFieldSchema).superRefine(checkFieldList, always);
-const repeaterFieldListSchema: z.ZodType<SchemaField[]> = fieldListSchema.min(1);
+/** Only top-level fields are localized: a repeater (or a component field) is marked as a whole. */
+function notLocalizedIssues(fields: readonly unknown[], where: string): Array<{ path: PathSegment[]; message: string }> {
+  return fields.flatMap((field, index) => (['localized', 'requiredInAllLocales'] as const)
+    .filter((key) => isRecord(field) && field[key] === true)
+    .map((key) => ({ path: [index, key], message: `not allowed on ${where}: mark the field that holds it` })));
+}
+
+const repeaterFieldListSchema: z.ZodType<SchemaField[]> = fieldListSchema.min(1).superRefine((list: unknown, ctx) => {
+  // Run on an invalid list too (every problem at once), so it may not even be an array.
+  if (!Array.isArray(list)) return;
+  for (const issue of notLocalizedIssues(list, "a repeater's own fields")) ctx.addIssue({ code: 'custom', ...issue });
+}, always);
 
 export const typeDefinitionSchema = closedObject(
   {
@@ -562,6 +576,9 @@ export function checkSchemaSet(set: SchemaSet): SchemaSetIssue[] {
       }
 
       checkTargets(definition.fields, ['fields'], { collections, pageTypes }, add);
+      if (kind === 'components') {
+        for (const issue of notLocalizedIssues(definition.fields, "a component's own fields")) add(['fields', ...issue.path], issue.message);
+      }
 
       definition.fields.forEach((field, index) => {
         if (field.defaultValue === undefined || !componentFieldTypes.includes(field.type)) return;

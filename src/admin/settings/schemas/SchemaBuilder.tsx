@@ -224,7 +224,7 @@ function TypeForm({ project, kind, stored, set }: { project: string; kind: Kind;
         </div>
         <h2>Fields</h2>
         <FieldList
-          fields={draft.fields} path="fields" set={set} issuesAt={issuesAt} inRepeater={false}
+          fields={draft.fields} path="fields" set={set} issuesAt={issuesAt} inRepeater={false} localizable={kind.key !== 'components'}
           onChange={(fields) => update({ ...draft, fields })} announce={setAnnouncement}
         />
         <div className="sb-row sb-add">
@@ -262,10 +262,12 @@ function dedupe(issues: Issue[]): Issue[] {
 
 interface ListProps {
   fields: FieldDraft[]; path: string; set: Record<Kind['key'], StoredType[]>; inRepeater: boolean;
+  /** Whether these fields may be localized: only a page type's or collection's own fields. */
+  localizable: boolean;
   issuesAt(path: string): Issue[]; onChange(fields: FieldDraft[]): void; announce(text: string): void;
 }
 
-function FieldList({ fields, path, set, issuesAt, inRepeater, onChange, announce }: ListProps) {
+function FieldList({ fields, path, set, issuesAt, inRepeater, localizable, onChange, announce }: ListProps) {
   const dragFrom = useRef<number | null>(null);
   const focusAfter = useRef<string | null>(null);
   useEffect(() => {
@@ -289,7 +291,7 @@ function FieldList({ fields, path, set, issuesAt, inRepeater, onChange, announce
           onDrop={(e: DragEvent) => { e.preventDefault(); if (dragFrom.current !== null) moveField(dragFrom.current, i); dragFrom.current = null; }}
         >
           <FieldEditor
-            field={f} index={i} count={fields.length} path={`${path}[${i}]`} set={set} issuesAt={issuesAt} inRepeater={inRepeater} announce={announce}
+            field={f} index={i} count={fields.length} path={`${path}[${i}]`} set={set} issuesAt={issuesAt} inRepeater={inRepeater} localizable={localizable} announce={announce}
             onChange={(next) => onChange(fields.map((x) => (x.key === f.key ? next : x)))}
             onRemove={() => { onChange(fields.filter((x) => x.key !== f.key)); announce(`Removed field ${f.name || '(unnamed)'}.`); }}
             onMove={(to, focusId) => moveField(i, to, focusId)}
@@ -303,13 +305,14 @@ function FieldList({ fields, path, set, issuesAt, inRepeater, onChange, announce
 
 interface FieldProps {
   field: FieldDraft; index: number; count: number; path: string; set: Record<Kind['key'], StoredType[]>; inRepeater: boolean;
+  localizable: boolean;
   issuesAt(path: string): Issue[]; announce(text: string): void;
   onChange(field: FieldDraft): void; onRemove(): void; onMove(to: number, focusId: string): void; onDragStart(e: DragEvent): void;
 }
 
 const notInRepeater: readonly FieldType[] = ['componentPicker', 'nestedComponent', 'repeater'];
 
-function FieldEditor({ field: f, index, count, path, set, inRepeater, issuesAt, announce, onChange, onRemove, onMove, onDragStart }: FieldProps) {
+function FieldEditor({ field: f, index, count, path, set, inRepeater, localizable, issuesAt, announce, onChange, onRemove, onMove, onDragStart }: FieldProps) {
   const legendId = useId();
   const handleId = `sb-handle-${f.key}`;
   const upId = `sb-up-${f.key}`;
@@ -389,8 +392,8 @@ function FieldEditor({ field: f, index, count, path, set, inRepeater, issuesAt, 
         {f.type === 'reference' && (
           <CheckInput label="Several (a list of references)" checked={f.multiple} onChange={(multiple) => onChange({ ...f, multiple })} issues={at('options.multiple')} />
         )}
-        {!inRepeater && <CheckInput label="Localized (a value per locale)" checked={f.localized} onChange={(localized) => onChange({ ...f, localized })} issues={at('localized')} />}
-        {!inRepeater && f.localized && f.required && (
+        {localizable && <CheckInput label="Localized (a value per locale)" checked={f.localized} onChange={(localized) => onChange({ ...f, localized })} issues={at('localized')} />}
+        {localizable && f.localized && f.required && (
           <CheckInput label="Required in every locale" checked={f.requiredInAllLocales} onChange={(v) => onChange({ ...f, requiredInAllLocales: v })} issues={at('requiredInAllLocales')} />
         )}
       </div>
@@ -409,7 +412,7 @@ function FieldEditor({ field: f, index, count, path, set, inRepeater, issuesAt, 
         <fieldset className="sb-sub">
           <legend>Sub-fields of {display}</legend>
           <Errors issues={issuesAt(`${path}.options.fields`).filter((i) => i.path === `${path}.options.fields`)} />
-          <FieldList fields={f.subFields} path={`${path}.options.fields`} set={set} issuesAt={issuesAt} inRepeater announce={announce}
+          <FieldList fields={f.subFields} path={`${path}.options.fields`} set={set} issuesAt={issuesAt} inRepeater localizable={false} announce={announce}
             onChange={(subFields) => onChange({ ...f, subFields })} />
           <button type="button" onClick={() => onChange({ ...f, subFields: [...f.subFields, newField('text')] })} aria-label={`Add a sub-field to ${display}`}>Add sub-field</button>
         </fieldset>
