@@ -35,7 +35,7 @@ const toView = (row: typeof apiKeys.$inferSelect): KeyView => ({
 });
 
 const permissionList = z
-  .union([z.array(z.enum(permissions)), z.string()])
+  .union([z.array(z.string()), z.string()])
   .transform((v, ctx) => {
     const list = Array.isArray(v) ? v : v.split(',').map((s) => s.trim()).filter(Boolean);
     const known: Permission[] = [];

@@ -22,6 +22,13 @@ describe('keys', () => {
   it('refuses permissions on a public key and unknown permissions', async () => {
     await expect(t.run('keys.create', { type: 'public', permissions: 'content:write' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
     await expect(t.run('keys.create', { type: 'secret', permissions: 'content:delete' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    // A list (as the admin API's JSON sends it) names the unknown one too, as the text form does.
+    const known = 'known: content:write, media:write, ai:use';
+    for (const permissions of [['content:write', 'content:destroy'], 'content:write,content:destroy']) {
+      await expect(t.run('keys.create', { type: 'secret', permissions })).rejects.toMatchObject({
+        code: 'VALIDATION_FAILED', details: [{ path: 'permissions', message: `unknown permission "content:destroy" (${known})` }],
+      });
+    }
   });
 
   it('revokes a key so it no longer authenticates', async () => {
