@@ -211,6 +211,12 @@ describe('admin routes: members, keys, schema, projects', () => {
       const changed = await h.call('PUT', '/api/v1/admin/page-types/landing', { cookie, body: { fields: [{ name: 'title', type: 'text' }] } });
       expect(changed.status).toBe(200);
       expect((await h.call('DELETE', '/api/v1/admin/components/quote', { cookie })).status).toBe(200);
+      // Gone: named in quotes, as every other "not found" names a slug.
+      for (const method of ['GET', 'PUT', 'DELETE']) {
+        const gone = await h.call(method, '/api/v1/admin/components/quote', { cookie, ...(method === 'PUT' ? { body: { fields: [] } } : {}) });
+        expect(gone.status, method).toBe(404);
+        expect((await gone.json()).error, method).toEqual({ code: 'NOT_FOUND', message: 'Component "quote" not found' });
+      }
     });
 
     it('keeps a collection or page type that other types name, force or not', async () => {

@@ -367,7 +367,7 @@ export const getType = defineOperation({
   async run(ctx, input) {
     const t = tables[input.kind];
     const [row] = await ctx.db.select().from(t).where(and(eq(t.projectId, ctx.project.id), eq(t.slug, input.slug)));
-    if (!row) throw new CmsError('NOT_FOUND', `${kindLabel[input.kind]} ${input.slug} not found`);
+    if (!row) throw new CmsError('NOT_FOUND', `${kindLabel[input.kind]} "${input.slug}" not found`);
     return toTypeView(row);
   },
 });
@@ -428,7 +428,7 @@ export const updateType = defineOperation({
   async run(ctx, input) {
     const t = tables[input.kind];
     const [existing] = await ctx.db.select().from(t).where(and(eq(t.projectId, ctx.project.id), eq(t.slug, input.slug)));
-    if (!existing) throw new CmsError('NOT_FOUND', `${kindLabel[input.kind]} ${input.slug} not found`);
+    if (!existing) throw new CmsError('NOT_FOUND', `${kindLabel[input.kind]} "${input.slug}" not found`);
     // The path names the type; a body may leave slug and name out and keep them.
     const given = Object.assign({ slug: existing.slug, name: existing.name }, input.definition);
     const def = await validateOne(ctx.db, ctx.project.id, input.kind, given, input.slug);
@@ -462,7 +462,7 @@ export const deleteType = defineOperation({
   async run(ctx, input) {
     const t = tables[input.kind];
     const [existing] = await ctx.db.select({ id: t.id }).from(t).where(and(eq(t.projectId, ctx.project.id), eq(t.slug, input.slug)));
-    if (!existing) throw new CmsError('NOT_FOUND', `${kindLabel[input.kind]} ${input.slug} not found`);
+    if (!existing) throw new CmsError('NOT_FOUND', `${kindLabel[input.kind]} "${input.slug}" not found`);
     const n = (await contentCount(ctx.db, ctx.project.id, input.kind, [input.slug])).get(input.slug) ?? 0;
     if (n > 0 && !input.force) {
       const what = input.kind === 'components' ? `is in the content of ${n} entries` : `has ${n} entries`;
