@@ -146,6 +146,7 @@ function answerError(res: ServerResponse, status: number, code: string, message:
   res.writeHead(status, STATUS_CODES[status] ?? '', {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-store',
   });
   res.end(body);
 }

@@ -42,6 +42,20 @@ describe('caching', () => {
         }
       });
 
+      it('marks error answers no-store, so that no cache in between keeps a 404 past the publish', async () => {
+        const cases: Array<[string, Record<string, string>, number]> = [
+          ['/api/v1/pages/not-yet', {}, 404],
+          ['/api/v1/pages?limit=101', {}, 400],
+          ['/api/v1/pages/cached', { 'x-preview-key': 'preview_nope' }, 401],
+          ['/api/v1/no-such-route', {}, 404],
+        ];
+        for (const [path, headers, status] of cases) {
+          const r = await get(path, headers);
+          expect(r.status, path).toBe(status);
+          expect(r.headers.get('cache-control'), path).toBe('no-store');
+        }
+      });
+
       it('keeps the ETag while nothing changes, and it differs between representations', async () => {
         const a = (await get('/api/v1/pages/cached')).headers.get('etag');
         const b = (await get('/api/v1/pages/cached')).headers.get('etag');
