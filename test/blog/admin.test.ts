@@ -37,6 +37,12 @@ describe(`blog administration (${testDriver})`, () => {
     expect((await adminJson('GET', `/categories/${cat.body.data.id}`)).body.data.slug).toBe('release-notes');
     const renamed = await adminJson('PUT', `/tags/${tag.body.data.id}`, { name: 'TS', slug: 'typescript' });
     expect(renamed.body.data).toMatchObject({ name: 'TS', slug: 'typescript' });
+    // An update with nothing in it answers the term as it is (it answered 500).
+    for (const path of [`/tags/${tag.body.data.id}`, `/categories/${cat.body.data.id}`]) {
+      const same = await adminJson('PUT', path, {});
+      expect(same.status, path).toBe(200);
+      expect(same.body.data, path).toEqual((await adminJson('GET', path)).body.data);
+    }
     const updatedAuthor = await adminJson('PUT', '/authors/zoe-o-brien', { bio: 'Editor', links: { x: 'https://x.example/zoe' } });
     expect(updatedAuthor.body.data).toMatchObject({ bio: 'Editor', links: { x: 'https://x.example/zoe' }, email: 'zoe@example.test' });
   });

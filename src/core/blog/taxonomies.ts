@@ -143,10 +143,13 @@ async function updateTerm(ctx: Ctx, kind: TermKind, input: { id: string; name?: 
   const table = termTable(kind);
   const row = await findTerm(ctx, kind, input.id);
   if (input.slug !== undefined && input.slug !== row.slug) await termSlugFree(ctx, kind, input.slug, row.id);
-  const [updated] = await ctx.db.update(table).set({
+  const changes = {
     ...(input.name !== undefined ? { name: input.name } : {}),
     ...(input.slug !== undefined ? { slug: input.slug } : {}),
-  }).where(eq(table.id, row.id)).returning();
+  };
+  // Nothing given, nothing to change: the term as it is (an update of no columns is no statement).
+  if (Object.keys(changes).length === 0) return toTermShape(row);
+  const [updated] = await ctx.db.update(table).set(changes).where(eq(table.id, row.id)).returning();
   ctx.contentChanged();
   return toTermShape(updated!);
 }
