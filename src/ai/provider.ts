@@ -80,8 +80,13 @@ export function createAiProvider(config: ReadyAiConfig): AiProvider {
     });
     return {
       object: result.object,
-      tokens: { inputTokens: result.usage.inputTokens ?? null, outputTokens: result.usage.outputTokens ?? null },
+      tokens: { inputTokens: tokenCount(result.usage.inputTokens), outputTokens: tokenCount(result.usage.outputTokens) },
     };
+  }
+
+  /** A count the provider reported, or null (unknown) for what no count is: negative, fractional, past 32 bits. */
+  function tokenCount(n: number | undefined): number | null {
+    return n !== undefined && Number.isInteger(n) && n >= 0 && n <= 2_147_483_647 ? n : null;
   }
 
   function translate(sdk: Sdk, e: unknown): CmsError {

@@ -100,6 +100,16 @@ describe('AI in a project with two locales', () => {
     expect(page.status).toBe('draft');
   });
 
+  it('records a call whose token counts are no counts (past 32 bits, fractional) with the counts unknown; it answered 500', async () => {
+    a.fake.reset();
+    const before = (await (await a.h.call('GET', '/api/v1/admin/ai/usage', { cookie: a.admin })).json()).data.months[0];
+    a.fake.script({ kind: 'object', value: { metaTitle: 'T', metaDescription: 'D', ogTitle: 'O', ogDescription: 'OD' }, inputTokens: 2_147_483_648, outputTokens: 1.5 });
+    const res = await a.post('/api/v1/ai/seo', { text: 'Hello' }, a.keys.ai);
+    expect(res.status).toBe(200);
+    const after = (await (await a.h.call('GET', '/api/v1/admin/ai/usage', { cookie: a.admin })).json()).data.months[0];
+    expect(after).toMatchObject({ calls: before.calls + 1, inputTokens: before.inputTokens, outputTokens: before.outputTokens });
+  });
+
   it('refuses an unknown locale before any call', async () => {
     a.fake.reset();
     const unknown = await a.post('/api/v1/ai/seo', { page: 'greeting', locale: 'de' }, a.keys.ai);
