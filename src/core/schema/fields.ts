@@ -139,8 +139,11 @@ const fieldNameSchema = z
   .regex(fieldNamePattern, {
     error: 'must match ^[a-zA-Z][a-zA-Z0-9_]*$ (start with a letter; then letters, digits or underscores; no hyphens or spaces)',
   });
+// 128 characters: room for any name, and `<slug>.json` stays a valid file name for `schema pull`
+// (a far longer slug was past what PostgreSQL's unique index takes, and answered 500).
 const slugSchema = z
   .string()
+  .max(128, 'must be at most 128 characters')
   .regex(slugPattern, { error: 'must be a kebab-case slug matching ^[a-z0-9]+(?:-[a-z0-9]+)*$' });
 
 // Cross-field rules must run even when a sibling already failed, or the user would fix one problem

@@ -104,4 +104,13 @@ describe(`deleting a component that content holds (${testDriver})`, () => {
     await t.run('schema.push', { ...documents(), force: true });
     expect(await t.run('types.list', { kind: 'components' })).toEqual([]);
   });
+
+  it('refuses a type slug over 128 characters at its path (a long random one answered 500 from the unique index)', async () => {
+    const random = Array.from({ length: 3000 }, (_, i) => 'abcdefghijklmnopqrstuvwxyz'[(i * 7919 + (i >> 3) * 31) % 26]).join('');
+    for (const slug of [random, 'a'.repeat(129)]) {
+      await expect(t.run('types.create', { kind: 'pageTypes', definition: { slug, name: 'Long', fields: [] } }))
+        .rejects.toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: 'slug', message: 'must be at most 128 characters' }] });
+    }
+    expect(await t.run('types.create', { kind: 'pageTypes', definition: { slug: 'a'.repeat(128), name: 'Long', fields: [] } })).toMatchObject({ slug: 'a'.repeat(128) });
+  });
 });
