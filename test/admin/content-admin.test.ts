@@ -334,9 +334,15 @@ describe('admin content: pages', () => {
       expect(referrer.id).toBeTruthy();
     });
 
-    it('validates the ids', async () => {
+    it('validates the ids, after the role: a viewer is told 403 whatever the body', async () => {
       expect((await call('POST', `${pagesPath}/bulk-publish`, { ids: [] })).status).toBe(400);
       expect((await call('POST', `${pagesPath}/bulk-publish`, {})).status).toBe(400);
+      const viewer = await h.signIn((await h.createUser('viewer')).email);
+      for (const [action, body] of [['publish', { ids: [] }], ['delete', {}], ['unpublish', { ids: ['x'] }]] as const) {
+        const res = await h.call('POST', `${pagesPath}/bulk-${action}`, { cookie: viewer, body });
+        expect(res.status, action).toBe(403);
+        expect((await res.json()).error.code, action).toBe('FORBIDDEN');
+      }
     });
   });
 

@@ -63,8 +63,12 @@ function entryRoutes(kind: EntryKind, op: typeof pageOperations | typeof itemOpe
   const ref = (rc: RequestContext) => ({ ref: { id: rc.params.id } });
   const bulk = (action: BulkAction): RouteDef => ({
     method: 'POST', path: `${base}/bulk-${action}`, auth: 'session',
-    // The action's own operation, once per id, as this request's actor.
-    handle: async (rc) => json(await runBulk(op.bulk[action], await rc.body(), (name, input) => rc.run(name, input))),
+    // The action's own operation, once per id, as this request's actor; a role too low is told
+    // before anything about the body (as a single write tells it).
+    handle: async (rc) => {
+      await rc.cms.authorize(op.bulk[action], { actor: rc.actor, project: rc.project });
+      return json(await runBulk(op.bulk[action], await rc.body(), (name, input) => rc.run(name, input)));
+    },
   });
 
   return [
