@@ -77,6 +77,26 @@ describe('admin routes: members, keys, schema, projects', () => {
       expect((await remove.json()).error.message).toMatch(/last owner/);
     });
 
+    it('keeps the last owner when two owners remove or demote each other at once', async () => {
+      for (const [round, method] of [[1, 'DELETE'], [2, 'PUT'], [3, 'DELETE'], [4, 'PUT']] as const) {
+        const project = `owners-${round}`;
+        await h.t.run('projects.create', { slug: project });
+        const a = await h.createUser('owner', { project });
+        const b = await h.createUser('owner', { project });
+        const [ca, cb] = [await h.signIn(a.email), await h.signIn(b.email)];
+        const body = method === 'PUT' ? { body: { role: 'admin' } } : {};
+        const answers = await Promise.all([
+          h.call(method, `/api/v1/admin/members/${b.id}`, { cookie: ca, project, ...body }),
+          h.call(method, `/api/v1/admin/members/${a.id}`, { cookie: cb, project, ...body }),
+        ]);
+        // One goes through; the other is told it would take the last owner (409), or that its
+        // sender is no longer an owner (403), depending on which reads first.
+        expect(answers.filter((r) => r.status === 200), `${method} ${round}`).toHaveLength(1);
+        const members = await h.t.cms.run('members.list', {}, { actor: { kind: 'terminal' }, project });
+        expect(members.filter((m: { role: string }) => m.role === 'owner'), `${method} ${round}`).toHaveLength(1);
+      }
+    });
+
     it('lets only an owner make an owner', async () => {
       const admin = await h.createUser('admin');
       const adminCookie = await h.signIn(admin.email);

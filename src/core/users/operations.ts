@@ -1,4 +1,4 @@
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { memberships, users } from '../../db/schema/index.js';
 import type { Db } from '../../db/client.js';
@@ -89,12 +89,15 @@ export const memberDirectory = defineOperation({
   },
 });
 
+/**
+ * Refuses to take the last owner away. The owners' rows are locked for the transaction: two
+ * owners removing (or demoting) each other at once are counted one after the other, and the
+ * second sees the first's change (on PostgreSQL both once went through, leaving no owner).
+ */
 async function ensureOwnerKept(db: Db, projectId: string, userId: string) {
-  const [row] = await db.select({ n: count() }).from(memberships)
-    .where(and(eq(memberships.projectId, projectId), eq(memberships.role, 'owner')));
-  const [self] = await db.select({ role: memberships.role }).from(memberships)
-    .where(and(eq(memberships.projectId, projectId), eq(memberships.userId, userId)));
-  if (self?.role === 'owner' && (row?.n ?? 0) <= 1) {
+  const owners = await db.select({ userId: memberships.userId }).from(memberships)
+    .where(and(eq(memberships.projectId, projectId), eq(memberships.role, 'owner'))).for('update');
+  if (owners.some((o) => o.userId === userId) && owners.length <= 1) {
     throw new CmsError('CONFLICT', 'The last owner of a project cannot be removed or demoted; make someone else owner first');
   }
 }
