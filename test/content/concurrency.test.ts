@@ -34,6 +34,26 @@ describe('concurrency', () => {
     expect(page).toMatchObject({ version: 2, name: winner.data.name });
   });
 
+  it('a write naming media and an item, and their deletes, at once: never both (content never names what is gone)', async () => {
+    const page = await h.createPage({ name: 'Names', slug: 'names', fields: { title: 'T' } });
+    for (let round = 0; round < 12; round++) {
+      const media = await h.t.run('media.upload', { data: new Uint8Array(Buffer.from(`file ${round}`)), filename: `f${round}.txt` });
+      const item = await h.t.run('items.create', { collectionTypeSlug: 'products', name: `P${round}`, slug: `named-${round}` });
+      const settle = (p: Promise<unknown>) => p.then(() => 'ok', (e: { code?: string }) => e.code ?? 'thrown');
+      const [update, mediaDelete, itemDelete] = await Promise.all([
+        settle(h.t.run('pages.update', { ref: { id: page.id }, fields: { hero: media.id, product: { _ref: item.id, _type: 'collectionItem' } } })),
+        settle(h.t.run('media.delete', { id: media.id })),
+        settle(h.t.run('items.delete', { ref: { id: item.id }, collection: 'products' })),
+      ]);
+      if (update === 'ok') expect([mediaDelete, itemDelete], `round ${round}`).toEqual(['HAS_REFERENCES', 'HAS_REFERENCES']);
+      else expect(update, `round ${round}`).toBe('VALIDATION_FAILED');
+      // What the page names exists: publishing it finds nothing gone.
+      const draft = (await h.t.run('pages.get', { ref: { id: page.id } })).draftContent;
+      if (update === 'ok') expect(draft).toMatchObject({ hero: media.id, product: { _ref: item.id } });
+      await h.t.run('pages.update', { ref: { id: page.id }, fields: { hero: null, product: null } });
+    }
+  });
+
   it('10 parallel PUTs with the expected version in the body behave the same', async () => {
     await h.createItem('products', { name: 'Race item', slug: 'race-item', fields: { price: 0 } });
     const responses = await Promise.all(Array.from({ length: 10 }, (_, i) =>

@@ -13,6 +13,7 @@ import { isRecord } from '../content/localize.js';
 import { writeLocale } from '../content/locale-writes.js';
 import { toPostShape } from './shapes.js';
 import { findPost, loadPostRelations, resolvePostRefs, setPostTerms, type PostRow } from './store.js';
+import { holdForDelete } from '../reference-locks.js';
 
 const readAccess = { role: 'viewer' } as const;
 const writeAccess = { role: 'editor' } as const;
@@ -181,6 +182,7 @@ export const deletePost = defineOperation({
   async run(ctx, input) {
     const row = await findPost(ctx, input.id, true);
     if (!input.force) {
+      await holdForDelete(ctx.db, row.id);
       const referrers = await findReferrers(ctx.db, ctx.project.id, row.id);
       if (referrers.length) {
         throw new CmsError('HAS_REFERENCES',

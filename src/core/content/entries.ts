@@ -2,6 +2,7 @@ import { and, eq, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { collectionItems, collectionTypes, pages, pageTypes } from '../../db/schema/index.js';
 import { actorLabel } from '../actor.js';
+import { holdForDelete } from '../reference-locks.js';
 import type { Ctx } from '../context.js';
 import { CmsError, type Issue } from '../errors.js';
 import { requiredMissing, validateContent } from '../schema/index.js';
@@ -388,6 +389,7 @@ export async function findReferrers(db: Db, projectId: string, id: string, excep
 export async function deleteEntry(ctx: Ctx, kind: EntryKind, ref: EntryRef, typeSlug: string | undefined, force: boolean, opts: { eventData?: 'object' | 'id' } = {}): Promise<{ success: true }> {
   const { row, store } = await findEntry(ctx, kind, ref, typeSlug, true);
   if (!force) {
+    await holdForDelete(ctx.db, row.id);
     const referrers = await findReferrers(ctx.db, ctx.project.id, row.id, row.id);
     if (referrers.length) {
       throw new CmsError('HAS_REFERENCES',

@@ -2,6 +2,7 @@ import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { blogPosts, collectionItems, collectionTypes, components as componentTypes, media, memberships, pages, pageTypes, users } from '../../db/schema/index.js';
 import { componentFieldTypes } from '../schema/fields.js';
+import { holdReferenced } from '../reference-locks.js';
 import { storedFields, type ContentLookups, type ContentTarget, type MediaInfo, type SchemaField, type TypeDefinition } from '../schema/index.js';
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -31,34 +32,38 @@ export async function createContentLookups(db: Db, projectId: string, fields: re
     async existingIds(target: ContentTarget, ids: string[]) {
       const wanted = onlyUuids(ids);
       if (wanted.length === 0) return new Set();
-      let rows: Array<{ id: string }> = [];
+      // Users are members, not things a delete refuses while named. The lock goes out first, and
+      // the lookup behind it, started at once (`.execute()`): one round trip.
+      const held = target.kind === 'user' ? Promise.resolve() : holdReferenced(db, wanted);
+      let lookup: Promise<Array<{ id: string }>>;
       switch (target.kind) {
         case 'page':
-          rows = await db.select({ id: pages.id }).from(pages)
+          lookup = db.select({ id: pages.id }).from(pages)
             .innerJoin(pageTypes, eq(pageTypes.id, pages.pageTypeId))
             .where(and(eq(pages.projectId, projectId), isNull(pages.deletedAt), inArray(pages.id, wanted),
-              target.pageType ? eq(pageTypes.slug, target.pageType) : undefined));
+              target.pageType ? eq(pageTypes.slug, target.pageType) : undefined)).execute();
           break;
         case 'collectionItem':
-          rows = await db.select({ id: collectionItems.id }).from(collectionItems)
+          lookup = db.select({ id: collectionItems.id }).from(collectionItems)
             .innerJoin(collectionTypes, eq(collectionTypes.id, collectionItems.collectionTypeId))
             .where(and(eq(collectionItems.projectId, projectId), isNull(collectionItems.deletedAt), inArray(collectionItems.id, wanted),
-              eq(collectionTypes.slug, target.collectionType)));
+              eq(collectionTypes.slug, target.collectionType))).execute();
           break;
         case 'user':
-          rows = await db.select({ id: users.id }).from(users)
+          lookup = db.select({ id: users.id }).from(users)
             .innerJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.projectId, projectId)))
-            .where(inArray(users.id, wanted));
+            .where(inArray(users.id, wanted)).execute();
           break;
         case 'blogPost':
-          rows = await db.select({ id: blogPosts.id }).from(blogPosts)
-            .where(and(eq(blogPosts.projectId, projectId), isNull(blogPosts.deletedAt), inArray(blogPosts.id, wanted)));
+          lookup = db.select({ id: blogPosts.id }).from(blogPosts)
+            .where(and(eq(blogPosts.projectId, projectId), isNull(blogPosts.deletedAt), inArray(blogPosts.id, wanted))).execute();
           break;
         case 'media':
-          rows = await db.select({ id: media.id }).from(media)
-            .where(and(eq(media.projectId, projectId), isNull(media.deletedAt), inArray(media.id, wanted)));
+          lookup = db.select({ id: media.id }).from(media)
+            .where(and(eq(media.projectId, projectId), isNull(media.deletedAt), inArray(media.id, wanted))).execute();
           break;
       }
+      const [, rows] = await Promise.all([held, lookup]);
       // Answer in the caller's spelling, so a mixed-case id that exists counts as existing.
       const found = new Set(rows.map((r) => r.id.toLowerCase()));
       return new Set(ids.filter((id) => found.has(id.toLowerCase())));
@@ -67,8 +72,9 @@ export async function createContentLookups(db: Db, projectId: string, fields: re
       const wanted = onlyUuids(ids);
       const out = new Map<string, MediaInfo>();
       if (wanted.length === 0) return out;
-      const rows = await db.select({ id: media.id, mimeType: media.mimeType, size: media.size }).from(media)
-        .where(and(eq(media.projectId, projectId), isNull(media.deletedAt), inArray(media.id, wanted)));
+      const held = holdReferenced(db, wanted);
+      const [, rows] = await Promise.all([held, db.select({ id: media.id, mimeType: media.mimeType, size: media.size }).from(media)
+        .where(and(eq(media.projectId, projectId), isNull(media.deletedAt), inArray(media.id, wanted))).execute()]);
       const byId = new Map(rows.map((r) => [r.id.toLowerCase(), r]));
       for (const id of ids) {
         const r = byId.get(id.toLowerCase());

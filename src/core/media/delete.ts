@@ -8,6 +8,7 @@ import { findMediaReferrers } from './references.js';
 import { queryBool } from './schemas.js';
 import { locationOf, mediaFilesOf } from './storage.js';
 import { lockContent } from './upload.js';
+import { holdForDelete } from '../reference-locks.js';
 
 /**
  * Deletes a media item. Content that still names it blocks the delete (409 HAS_REFERENCES)
@@ -22,6 +23,7 @@ export const deleteMedia = defineOperation({
   async run(ctx, input) {
     const row = await findMedia(ctx, input.id, { lock: true });
     if (!input.force) {
+      await holdForDelete(ctx.db, row.id);
       const referrers = await findMediaReferrers(ctx.db, ctx.project.id, row.id);
       if (referrers.length > 0) {
         throw new CmsError('HAS_REFERENCES',

@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { media } from '../../db/schema/index.js';
+import { holdReferenced } from '../reference-locks.js';
 
 export type MediaRow = typeof media.$inferSelect;
 
@@ -31,8 +32,11 @@ export async function loadMedia(db: Db, projectId: string, ids: string[]): Promi
   const wanted = [...new Set(ids.filter(isUuid).map((id) => id.toLowerCase()))];
   const found = new Map<string, MediaRow>();
   if (wanted.length === 0) return found;
-  const rows = await db.select().from(media)
-    .where(and(eq(media.projectId, projectId), inArray(media.id, wanted), isNull(media.deletedAt)));
+  // In a write, what it names is held until it commits (reads hold nothing): the lock first, the
+  // lookup behind it in the same round trip.
+  const held = holdReferenced(db, wanted);
+  const [, rows] = await Promise.all([held, db.select().from(media)
+    .where(and(eq(media.projectId, projectId), inArray(media.id, wanted), isNull(media.deletedAt))).execute()]);
   for (const row of rows) found.set(row.id.toLowerCase(), row);
   return found;
 }
