@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { isSlug, slugPattern } from './lib/slug.js';
 import { errorMessage } from './lib/unknown-values.js';
+import { withoutBom } from './lib/bom.js';
 
 export const configFileName = 'cms.config.json';
 
@@ -234,7 +235,7 @@ export function loadConfig(options: LoadConfigOptions = {}): CmsConfig {
     if (!existsSync(file)) throw new ConfigError(`Config file ${file} does not exist; check --config, or run \`cms init\` to create one`);
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      text = withoutBom(readFileSync(file, 'utf8'));
     } catch (e) {
       throw new ConfigError(`Cannot read the config file ${file}: ${errorMessage(e)}`);
     }

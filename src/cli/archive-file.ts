@@ -1,4 +1,5 @@
-import { createWriteStream, readFileSync, renameSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { once } from 'node:events';
 import { createGzip, gunzipSync } from 'node:zlib';
 import { z } from 'zod';
@@ -51,10 +52,19 @@ function tarHeader(name: string, size: number): Buffer {
 /** Writes tar entries through gzip to a file, one at a time. */
 export async function writeArchive(file: string, entries: AsyncIterable<{ name: string; bytes: Uint8Array }> | Iterable<{ name: string; bytes: Uint8Array }>): Promise<number> {
   const partial = `${file}.partial`;
+  mkdirSync(dirname(file), { recursive: true });
   const gzip = createGzip();
   const out = createWriteStream(partial, { mode: 0o600 });
+  // A write error (a full disk, no permission) fails the writing below; unheard, it would end the
+  // process. gzip is destroyed with it, so that no wait for its 'drain' lasts for ever.
+  let failure: Error | null = null;
+  out.on('error', (e) => { failure ??= e; gzip.destroy(e); });
+  gzip.on('error', (e) => { failure ??= e; });
   gzip.pipe(out);
-  const write = async (chunk: Uint8Array) => { if (!gzip.write(chunk)) await once(gzip, 'drain'); };
+  const write = async (chunk: Uint8Array) => {
+    if (failure) throw failure;
+    if (!gzip.write(chunk)) await once(gzip, 'drain');
+  };
   try {
     for await (const e of entries) {
       await write(tarHeader(e.name, e.bytes.byteLength));
@@ -64,7 +74,8 @@ export async function writeArchive(file: string, entries: AsyncIterable<{ name: 
     }
     await write(Buffer.alloc(1024));
     gzip.end();
-    await once(out, 'close');
+    if (!out.closed) await once(out, 'close');
+    if (failure) throw failure;
     renameSync(partial, file);
     return out.bytesWritten;
   } catch (e) {

@@ -47,6 +47,20 @@ export const listOption = (flags: string, description: string, values: readonly 
     return value;
   });
 
+/** `--port`: a whole number from 0 to 65535 (0: any free port). */
+export const portOption = (description: string): Option =>
+  new Option('--port <port>', description).argParser((value: string) => {
+    if (!/^\d+$/.test(value) || Number(value) > 65535) throw new InvalidArgumentError('Use a whole number from 0 to 65535.');
+    return value;
+  });
+
+/** `--host`: an address to listen on (not empty). */
+export const hostOption = (description: string): Option =>
+  new Option('--host <host>', description).argParser((value: string) => {
+    if (value.trim() === '') throw new InvalidArgumentError('Give an address, like 127.0.0.1 or 0.0.0.0.');
+    return value;
+  });
+
 /** An option that takes a whole number (`min` and up, when given); passed on as written. */
 export const countOption = (flags: string, description: string, min?: number): Option =>
   new Option(flags, description).argParser((value: string) => {

@@ -2,6 +2,7 @@ import { CmsError } from '../core/errors.js';
 import { jsonInputIssues } from '../lib/json-input.js';
 import type { Io } from './io.js';
 import { UsageError } from './output.js';
+import { withoutBom } from '../lib/bom.js';
 
 /** A JSON object (not an array, not null). */
 export const isJsonObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -27,7 +28,7 @@ export async function readJsonOption(io: Io, name: string, value: string | undef
   if (value.startsWith('@')) {
     const { readFileSync } = await import('node:fs');
     const { resolve } = await import('node:path');
-    try { text = readFileSync(resolve(io.cwd, value.slice(1)), 'utf8'); } catch (e) { throw new UsageError(`--${name}: cannot read ${value.slice(1)}: ${errorMessage(e)}`); }
+    try { text = withoutBom(readFileSync(resolve(io.cwd, value.slice(1)), 'utf8')); } catch (e) { throw new UsageError(`--${name}: cannot read ${value.slice(1)}: ${errorMessage(e)}`); }
   }
   let parsed: unknown;
   try {

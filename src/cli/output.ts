@@ -1,3 +1,4 @@
+import { existsSync, statSync } from 'node:fs';
 import type { GlobalOptions, Io } from './io.js';
 
 /** Exit codes: 0 done, 1 the operation failed, 2 the command line was wrong. */
@@ -136,10 +137,16 @@ export function note(io: Io, globals: GlobalOptions, message: string): void {
  * A generated file (`cms types --out`, `cms openapi --out`): written with its folders made, then
  * said where and how many bytes (`{ data: { path, bytes } }` with --json).
  */
+/** `--out` names a file to write: a folder there is a usage error (it was EISDIR, told as INTERNAL). */
+export function refuseFolder(path: string, given: string): void {
+  if (existsSync(path) && statSync(path).isDirectory()) throw new UsageError(`--out ${given} is a folder; name a file`);
+}
+
 export async function writeGeneratedFile(io: Io, globals: GlobalOptions, out: string, text: string): Promise<void> {
   const { mkdirSync, writeFileSync } = await import('node:fs');
   const { dirname, relative, resolve } = await import('node:path');
   const path = resolve(io.cwd, out);
+  refuseFolder(path, out);
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
   const bytes = new TextEncoder().encode(text).byteLength;

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join, relative } from 'node:path';
 import { schemaFileText } from '../lib/schema-file.js';
 import { errorMessage, isJsonObject } from './inputs.js';
+import { withoutBom } from '../lib/bom.js';
 
 export const kindDirs = { pageTypes: 'page-types', collections: 'collections', components: 'components' } as const;
 export type KindKey = keyof typeof kindDirs;
@@ -33,7 +34,7 @@ export function readSchemaFiles(schemasDir: string, cwd: string): ReadResult {
       const file = relative(cwd, path) || path;
       let parsed: unknown;
       try {
-        parsed = JSON.parse(readFileSync(path, 'utf8'));
+        parsed = JSON.parse(withoutBom(readFileSync(path, 'utf8')));
       } catch (e) {
         unreadable.push({ file, path: '(file)', message: `not valid JSON: ${errorMessage(e)}` });
         continue;

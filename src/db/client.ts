@@ -1,5 +1,6 @@
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import type { Sql } from 'postgres';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makePrivateFolder } from './private-folder.js';
@@ -75,6 +76,34 @@ export interface DbOptions {
   /** PostgreSQL: prepared statements (the default); off for a pooler that cannot hold them. */
   preparedStatements?: boolean | undefined;
 }
+
+const connectTimeoutSeconds = 10;
+
+/**
+ * The server answers, or the opening fails. postgres.js keeps a query waiting while it tries to
+ * connect again and again to a host that never answers (its connect timeout ends each try, not
+ * the query): a command would hang for ever. One query, given the timeout and a second more.
+ */
+async function reachable(client: Sql, url: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const where = (() => { try { const u = new URL(url); return `${u.hostname}:${u.port || 5432}`; } catch { return 'the server'; } })();
+      reject(Object.assign(new Error(`no answer from ${where} within ${connectTimeoutSeconds} s`), { code: 'CONNECT_TIMEOUT' }));
+    }, (connectTimeoutSeconds + 1) * 1000);
+  });
+  try {
+    await Promise.race([client`select 1`, timedOut]);
+  } catch (e) {
+    await client.end({ timeout: 0 }).catch(() => {});
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const isPgErrorCode = (e: unknown, codes: string[]): boolean =>
+  typeof e === 'object' && e !== null && 'code' in e && typeof e.code === 'string' && codes.includes(e.code);
 
 export const isPostgresUrl = (url: string | undefined): url is string => !!url && /^postgres(ql)?:\/\//.test(url);
 
@@ -169,7 +198,13 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
     const prepared = options.preparedStatements ?? true;
     // Prepared statements are planned for each execution's own values (never a generic plan
     // that ignores them): what they save is the second round trip and the parsing.
-    const client = postgres(url, { max: 10, onnotice: () => {}, ...(prepared ? { connection: { plan_cache_mode: 'force_custom_plan' } } : {}) });
+    // A server that does not answer is given up on after 10 s (postgres.js waits 30 s, and each of
+    // the first statements waited again: a CLI command seemed to hang).
+    const client = postgres(url, {
+      max: 10, connect_timeout: connectTimeoutSeconds, onnotice: () => {},
+      ...(prepared ? { connection: { plan_cache_mode: 'force_custom_plan' } } : {}),
+    });
+    await reachable(client, url);
     const db: Db = drizzle(prepared ? preparing(client) : client, { schema });
     return {
       db,
@@ -184,11 +219,16 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
         return async () => { await sub.unlisten(); };
       },
       async migrateDatabase() {
-        const applied = await client.unsafe(appliedQuery).then((rows) => rows[0], () => undefined);
+        // A new database has no record of migrations yet (no such schema or table); any other
+        // failure (no server, no such database) is told as it is.
+        const applied = await client.unsafe(appliedQuery).then((rows) => rows[0], (e: unknown) => {
+          if (isPgErrorCode(e, ['3F000', '42P01'])) return undefined;
+          throw e;
+        });
         if (upToDate(applied)) return;
         const { migrate: applyDatabaseMigrations } = await import('drizzle-orm/postgres-js/migrator');
         // A session lock on a one-connection client, so two processes never migrate at once.
-        const single = postgres(url, { max: 1, onnotice: () => {} });
+        const single = postgres(url, { max: 1, connect_timeout: connectTimeoutSeconds, onnotice: () => {} });
         try {
           await single`select pg_advisory_lock(7263541)`;
           await applyDatabaseMigrations(drizzle(single, { schema }), { migrationsFolder: databaseMigrationsFolder });

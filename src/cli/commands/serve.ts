@@ -1,15 +1,14 @@
 import type { Command } from 'commander';
 import { action, type ProgramState } from '../command-kit.js';
-import { UsageError } from '../output.js';
+import { hostOption, portOption } from '../choices.js';
 
 export function registerServe(program: Command, state: ProgramState): void {
   const { io } = state;
   program.command('serve')
     .description('start the HTTP API (and the webhook dispatcher and scheduler) until SIGINT or SIGTERM')
-    .option('--port <port>', 'port to listen on (default: PORT, the config, else 3000)')
-    .option('--host <host>', 'address to listen on (default: HOST, the config, else 127.0.0.1)')
+    .addOption(portOption('port to listen on (default: PORT, the config, else 3000)'))
+    .addOption(hostOption('address to listen on (default: HOST, the config, else 127.0.0.1)'))
     .action(action(state, async (g, opts: { port?: string; host?: string }) => {
-      if (opts.port !== undefined && !/^\d+$/.test(opts.port)) throw new UsageError(`--port must be a number, got ${opts.port}`);
       const { loadConfig } = await import('../../config.js');
       const config = loadConfig({
         cwd: io.cwd, configFile: g.config, env: io.env, project: g.project,

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { action, type ProgramState } from '../command-kit.js';
-import { printResult } from '../output.js';
+import { printResult, refuseFolder } from '../output.js';
 
 /** `cms export [--out FILE] [--versions]` and `cms import FILE [--overwrite]` (docs/export-import.md). */
 export function registerTransfer(program: Command, state: ProgramState): void {
@@ -11,6 +11,8 @@ export function registerTransfer(program: Command, state: ProgramState): void {
     .option('--out <file>', 'the archive to write (default: <project>-<date>.cms.tar.gz here)')
     .option('--versions', 'also export the version history of pages and items')
     .action(action(state, async (g, opts: { out?: string; versions?: boolean }) => {
+      // Told before the work: a folder is no file to write the archive to.
+      if (opts.out !== undefined) refuseFolder(resolve(io.cwd, opts.out), opts.out);
       const { withEngine } = await import('../engine.js');
       const { archiveEntry, checksumOf, writeArchive } = await import('../archive-file.js');
       const { canonicalJson } = await import('../../lib/canonical-json.js');
