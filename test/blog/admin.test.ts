@@ -85,6 +85,11 @@ describe(`blog administration (${testDriver})`, () => {
     });
     expect(refs.status).toBe(400);
     expect(refs.body.error.details.map((i: { path: string }) => i.path)).toEqual(['author', 'categories[1]', 'tags[0]', 'featuredImageId']);
+    // A repeat is no new problem, and each problem is named at its own place in the list as sent.
+    const repeated = await adminJson('POST', '/posts', { title: 'Repeats', categories: ['nope', 'nope', 'release-notes', 'other'] });
+    expect(repeated.body.error.details).toEqual([
+      { path: 'categories[0]', message: 'no category "nope"' }, { path: 'categories[3]', message: 'no category "other"' },
+    ]);
     const seo = await adminJson('POST', '/posts', { title: 'Seo', seo: { ogImage: 'x' } });
     expect(seo.status).toBe(400);
     const big = await adminJson('POST', '/posts', { title: 'Big', body: 'x'.repeat(1_048_577) });

@@ -66,7 +66,9 @@ export async function resolvePostRefs(ctx: Pick<Ctx, 'db' | 'project'>, input: {
     const rows = await ctx.db.select({ id: table.id, slug: table.slug }).from(table)
       .where(and(eq(table.projectId, ctx.project.id), or(inArray(table.slug, unique), ids.length ? inArray(table.id, ids) : undefined)));
     const out: string[] = [];
-    unique.forEach((ref, i) => {
+    // Each ref once, at its first place in the list as sent (a repeat is no new problem).
+    refs.forEach((ref, i) => {
+      if (refs.indexOf(ref) !== i) return;
       const row = rows.find((r) => r.id === ref.toLowerCase()) ?? rows.find((r) => r.slug === ref);
       if (!row) issues.push({ path: `${path}[${i}]`, message: `no ${kind} "${ref}"` });
       else if (!out.includes(row.id)) out.push(row.id);
