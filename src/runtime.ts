@@ -306,6 +306,10 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
     } catch (e) {
       throw translateDbError(e);
     }
+    // Counted as this engine's own at once, before the notices go out: a revision poll that sees
+    // the write's bump before it is counted takes it for another process's (and the count, come
+    // later, for the next one's).
+    if (unit.changed) watch?.ownWrite(project.id);
     // Told after the commit, not inside the transaction: PostgreSQL serialises the commits of
     // all transactions that NOTIFY (a global lock held through the commit's flush).
     // (The outbox channel on PGlite too: engines that share one PGlite hear each other's.)
@@ -315,10 +319,7 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
         : undefined,
       unit.outbox.length ? outboxNotices.send(project.id) : undefined,
     ]);
-    if (unit.changed) {
-      watch?.ownWrite(project.id);
-      contentChanged(project.id, unit.project);
-    }
+    if (unit.changed) contentChanged(project.id, unit.project);
     if (unit.keys) events.emit('keys-changed', project.id);
     for (const ev of unit.emitted) events.emit('event', ev);
     if (unit.outbox.length) events.emit('outbox');
@@ -532,8 +533,12 @@ function watchRevisions(db: Db, everyMs: number, wanted: () => boolean, changed:
   let failing = false;
   const timer = setInterval(() => {
     if (polling) return;
-    // Nobody keeps content (a CLI command, a script): nothing to poll, and what was seen is old.
-    if (!wanted()) { seen = null; return; }
+    // Nobody keeps content (a CLI command, a script): nothing to poll. What was last seen stays the
+    // baseline, and own writes go on counting against it: content kept again later, just before
+    // another process's write whose notice is lost, is then still found stale (a baseline taken
+    // afresh at that moment would have counted that write in, and missed it). The first poll sets
+    // the baseline whoever wants it.
+    if (!wanted() && seen) return;
     polling = true;
     // Own writes counted from here on committed after this tick began: they belong to the next.
     const ownThisTick = own;
@@ -541,12 +546,16 @@ function watchRevisions(db: Db, everyMs: number, wanted: () => boolean, changed:
     db.select({ projectId: contentRevisions.projectId, revision: sql<number>`sum(${contentRevisions.revision})`.mapWith(Number) })
       .from(contentRevisions).groupBy(contentRevisions.projectId)
       .then((rows) => {
+        const recovered = failing;
         failing = false;
         const now = new Map(rows.map((r) => [r.projectId, r.revision]));
         if (seen) {
           for (const [projectId, revision] of now) {
             if (revision - (seen.get(projectId) ?? 0) > (ownThisTick.get(projectId) ?? 0)) changed(projectId);
           }
+        } else if (recovered) {
+          // What changed while the revisions could not be read is not known: everything may have.
+          for (const projectId of now.keys()) changed(projectId);
         }
         seen = now;
       }, (e: unknown) => {
