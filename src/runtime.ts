@@ -221,7 +221,7 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
   // either way a notice can be lost. Whoever keeps content (the response cache) also gets a
   // change of the revision seen by a poll, so a lost notice is noticed within seconds.
   const watch = handle.driver === 'postgres'
-    ? watchRevisions(db, revisionWatchMs, () => kept.followed || events.listenerCount('content-changed') > 0,
+    ? await watchRevisions(db, revisionWatchMs, () => kept.followed || events.listenerCount('content-changed') > 0,
       anyChange, log)
     : null;
   if (handle.driver === 'postgres') {
@@ -526,44 +526,50 @@ const revisionWatchMs = 2000;
  * were announced at their commit): a safety net under NOTIFY, which can be lost. The timer never
  * keeps the process alive, and a failed poll is logged once and tried again at the next tick.
  */
-function watchRevisions(db: Db, everyMs: number, wanted: () => boolean, changed: (projectId: string) => void, log: Logger) {
+async function watchRevisions(db: Db, everyMs: number, wanted: () => boolean, changed: (projectId: string) => void, log: Logger) {
   let seen: Map<string, number> | null = null;
   let own = new Map<string, number>();
   let polling = false;
   let failing = false;
+  const poll = async (): Promise<void> => {
+    polling = true;
+    // Own writes counted from here on committed after this poll began: they belong to the next.
+    const ownThisTick = own;
+    own = new Map();
+    try {
+      const rows = await db.select({ projectId: contentRevisions.projectId, revision: sql<number>`sum(${contentRevisions.revision})`.mapWith(Number) })
+        .from(contentRevisions).groupBy(contentRevisions.projectId);
+      const recovered = failing;
+      failing = false;
+      const now = new Map(rows.map((r) => [r.projectId, r.revision]));
+      if (seen) {
+        for (const [projectId, revision] of now) {
+          if (revision - (seen.get(projectId) ?? 0) > (ownThisTick.get(projectId) ?? 0)) changed(projectId);
+        }
+      } else if (recovered) {
+        // What changed while the revisions could not be read is not known: everything may have.
+        for (const projectId of now.keys()) changed(projectId);
+      }
+      seen = now;
+    } catch (e) {
+      if (!failing) log.warn('could not read the content revisions', { error: String(e) });
+      failing = true;
+      seen = null;
+    } finally {
+      polling = false;
+    }
+  };
+  // The baseline is read before the engine answers anything: read at the first tick instead (2 s
+  // on), it counted in another process's writes made meanwhile, whose notices were lost, and the
+  // answers kept before them were never found stale.
+  await poll();
   const timer = setInterval(() => {
     if (polling) return;
     // Nobody keeps content (a CLI command, a script): nothing to poll. What was last seen stays the
-    // baseline, and own writes go on counting against it: content kept again later, just before
-    // another process's write whose notice is lost, is then still found stale (a baseline taken
-    // afresh at that moment would have counted that write in, and missed it). The first poll sets
-    // the baseline whoever wants it.
+    // baseline, and own writes go on counting against it: content kept again later is still found
+    // stale after another process's write whose notice was lost.
     if (!wanted() && seen) return;
-    polling = true;
-    // Own writes counted from here on committed after this tick began: they belong to the next.
-    const ownThisTick = own;
-    own = new Map();
-    db.select({ projectId: contentRevisions.projectId, revision: sql<number>`sum(${contentRevisions.revision})`.mapWith(Number) })
-      .from(contentRevisions).groupBy(contentRevisions.projectId)
-      .then((rows) => {
-        const recovered = failing;
-        failing = false;
-        const now = new Map(rows.map((r) => [r.projectId, r.revision]));
-        if (seen) {
-          for (const [projectId, revision] of now) {
-            if (revision - (seen.get(projectId) ?? 0) > (ownThisTick.get(projectId) ?? 0)) changed(projectId);
-          }
-        } else if (recovered) {
-          // What changed while the revisions could not be read is not known: everything may have.
-          for (const projectId of now.keys()) changed(projectId);
-        }
-        seen = now;
-      }, (e: unknown) => {
-        if (!failing) log.warn('could not read the content revisions', { error: String(e) });
-        failing = true;
-        seen = null;
-      })
-      .finally(() => { polling = false; });
+    void poll();
   }, everyMs);
   timer.unref();
   return {
