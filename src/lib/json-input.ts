@@ -46,7 +46,8 @@ function nestingDepth(text: string): number {
  * walked at all; the walk keeps its own stack (a body may nest deeper than the call stack).
  */
 export function jsonInputIssues(text: string, value: unknown): Issue[] {
-  if (nestingDepth(text) > maxJsonDepth) return [{ path: '(body)', message: `nests deeper than ${maxJsonDepth} levels` }];
+  // Nesting past the limit takes at least as many characters: a shorter text is not scanned.
+  if (text.length > maxJsonDepth && nestingDepth(text) > maxJsonDepth) return [{ path: '(body)', message: `nests deeper than ${maxJsonDepth} levels` }];
   if (!text.includes('\\u') && !text.includes('__proto__')) return [];
   const issues: Issue[] = [];
   // Each value with the problem of its own member name, if any: reported as it is reached, so that

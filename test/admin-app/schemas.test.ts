@@ -176,6 +176,7 @@ describe('the schema builder', { timeout: 180_000 }, () => {
     await page.getByRole('heading', { name: 'Edit component: Hero' }).waitFor();
     await field(page, 'Field 1: title (text)').getByLabel('Required').waitFor();
     expect(await field(page, 'Field 1: title (text)').getByLabel('Localized (a value per locale)').count()).toBe(0);
+    await shoot(page, 'schemas-component');
     await page.close();
   });
 
