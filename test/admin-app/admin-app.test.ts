@@ -156,8 +156,10 @@ describe('the admin app in a browser', () => {
     await signIn(page, 'nobody@example.test', 'wrong password');
     await expect.poll(() => page.getByRole('alert').textContent()).toBe('Email or password is incorrect');
     for (let i = 0; i < 4; i++) {
+      // Waited for from before the click: a fast answer could come before a wait set up after it.
+      const answered = page.waitForResponse((r) => r.url().endsWith('/auth/login'));
       await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.waitForResponse((r) => r.url().endsWith('/auth/login'));
+      await answered;
     }
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/^Too many failed sign-ins\. Try again in \d+ minutes?\.$/);
