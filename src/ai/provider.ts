@@ -1,7 +1,8 @@
 import type { LanguageModel, ModelMessage } from 'ai';
 import type { AiProviderName } from '../config.js';
-import type { AiAnswer, AiProvider, AiRequest } from '../core/ai/port.js';
+import { MalformedAnswer, type AiAnswer, type AiProvider, type AiRequest } from '../core/ai/port.js';
 import { CmsError } from '../core/errors.js';
+import { cutText } from '../lib/cut-text.js';
 
 // The library prints its warnings (an unknown model's token limit, say) to the console, which
 // would land in the CLI's --json output: they are not for the person at the terminal.
@@ -52,7 +53,7 @@ export function createAiProvider(config: ReadyAiConfig): AiProvider {
 
   const scrub = (text: string): string => (config.apiKey ? text.split(config.apiKey).join('[redacted]') : text);
   const fail = (status: number | null, reason: string, retryAfter?: number): CmsError => {
-    const short = scrub(reason).replace(/\s+/g, ' ').trim().slice(0, 300);
+    const short = cutText(scrub(reason).replace(/\s+/g, ' ').trim(), 300);
     return new CmsError('AI_PROVIDER_ERROR',
       `The AI provider (${config.provider}, model ${config.model}) failed${status ? ` with status ${status}` : ''}: ${short}`,
       { provider: config.provider, model: config.model, status, reason: short, ...(retryAfter ? { retryAfter } : {}) });
@@ -113,14 +114,17 @@ export function createAiProvider(config: ReadyAiConfig): AiProvider {
     async generate(request) {
       const loaded = await load();
       try {
-        try {
-          return await attempt(loaded, request);
-        } catch (e) {
-          // An answer that is not the shape asked for is asked for once more.
-          if (!loaded.sdk.NoObjectGeneratedError.isInstance(e)) throw e;
-          return await attempt(loaded, request);
-        }
+        return await attempt(loaded, request);
       } catch (e) {
+        // An answer that is not the shape asked for: told with its tokens (callAi records the
+        // call, and asks once more).
+        if (loaded.sdk.NoObjectGeneratedError.isInstance(e)) {
+          const usage = e.usage;
+          throw new MalformedAnswer(
+            { inputTokens: tokenCount(usage?.inputTokens), outputTokens: tokenCount(usage?.outputTokens) },
+            translate(loaded.sdk, e),
+          );
+        }
         throw translate(loaded.sdk, e);
       }
     },
@@ -138,7 +142,7 @@ function reasonOf(body: string | undefined): string | null {
   } catch {
     // Not JSON: the text itself, cut short.
   }
-  return body.slice(0, 200);
+  return cutText(body, 200);
 }
 
 function causeOf(e: InstanceType<Sdk['APICallError']>): string {

@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import type { GlobalOptions, Io } from './io.js';
+import { cutText } from '../lib/cut-text.js';
 
 /** Exit codes: 0 done, 1 the operation failed, 2 the command line was wrong. */
 export const exitCodes = { ok: 0, failed: 1, usage: 2 } as const;
@@ -89,7 +90,7 @@ export function terminalWidth(io: Io): number {
 const gap = 2;
 /** Ids are what you copy, and a cut date or time ago misleads: those columns are never shortened. */
 const keepWhole = (key: string) => key === 'id' || key === 'lastUsed' || /[a-z](?:At|On)$/.test(key);
-const truncate = (s: string, width: number) => (s.length <= width ? s : width <= 1 ? '…'.slice(0, width) : `${s.slice(0, width - 1)}…`);
+const truncate = (s: string, width: number) => (s.length <= width ? s : width <= 1 ? '…'.slice(0, width) : `${cutText(s, width - 1)}…`);
 
 /**
  * A plain text table that fits the terminal: readable headers, local dates, long cells cut with an

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { EmittedEvent } from '../../src/runtime.js';
-import { createAiHarness, fakeApiKey, sentText, smallPng, type AiHarness } from './support.js';
+import { articleSchema, createAiHarness, fakeApiKey, sentText, smallPng, type AiHarness } from './support.js';
 
 /** Every AI feature through the real HTTP server, against a fake provider speaking each wire format. */
 describe.each(['openai-compatible', 'anthropic'] as const)('AI features with the %s provider', (provider) => {
@@ -94,6 +94,72 @@ describe.each(['openai-compatible', 'anthropic'] as const)('AI features with the
     expect(await again.json()).toEqual(firstBody);
     expect(a.fake.requests).toHaveLength(1);
     expect((await page()).version).toBe(before.version + 1);
+  });
+
+  it('leaves dates out of what it sends, cuts a long answer between characters (never inside an emoji)', async () => {
+    await a.h.t.run('schema.push', {
+      ...articleSchema,
+      pageTypes: [...articleSchema.pageTypes, { definition: { slug: 'event', name: 'Event', fields: [
+        { name: 'title', type: 'text' },
+        { name: 'day', type: 'date' },
+        { name: 'starts', type: 'datetime' },
+        { name: 'sessions', type: 'repeater', options: { fields: [{ name: 'topic', type: 'text' }, { name: 'at', type: 'datetime' }] } },
+      ] } }],
+    });
+    await a.h.t.run('pages.create', {
+      pageTypeSlug: 'event', name: 'Launch', slug: 'launch',
+      fields: { title: 'Launch party', day: '2026-01-02', starts: '2026-01-02T10:00:00Z', sessions: [{ topic: 'Welcome', at: '2026-01-02T11:30:00.000Z' }] },
+    });
+    const before = await a.h.t.run('pages.get', { ref: { slug: 'launch' } });
+    const emoji = '\u{1F600}';
+    a.fake.script({ kind: 'object', value: {
+      metaTitle: `a${emoji.repeat(34)}`, metaDescription: 'Launch party.', ogTitle: `${'b'.repeat(59)}${emoji}`, ogDescription: 'Launch.',
+    } });
+    const res = await a.h.call('POST', '/api/v1/admin/ai/seo', { cookie: a.editor, body: { page: 'launch', apply: true } });
+    const raw = await res.text();
+    expect(res.status, raw).toBe(200);
+    expect(raw).not.toMatch(/\\ud83d(?!\\ude00)/i);
+    const { data } = JSON.parse(raw);
+    expect(data.metaTitle).toBe(`a${emoji.repeat(29)}`);
+    expect(data.ogTitle).toBe('b'.repeat(59));
+    const after = await a.h.t.run('pages.get', { ref: { slug: 'launch' } });
+    expect(after.version).toBe(before.version + 1);
+    expect(after.seo.metaTitle).toBe(data.metaTitle);
+    const text = sentText(a.fake.requests[0]!.body);
+    expect(text).toContain('Launch party');
+    expect(text).toContain('Welcome');
+    expect(text).not.toMatch(/2026|day:|starts:/);
+  });
+
+  it('takes an SEO answer with an empty member as malformed: asked once more, never written over the SEO there', async () => {
+    a.fake.script(
+      { kind: 'object', value: { metaTitle: ' ', metaDescription: '', ogTitle: 'x', ogDescription: 'y' } },
+      { kind: 'object', value: { metaTitle: '', metaDescription: 'd', ogTitle: 'x', ogDescription: 'y' } },
+    );
+    const before = await page();
+    const res = await a.h.call('POST', '/api/v1/admin/ai/seo', { cookie: a.editor, body: { page: 'hello', apply: true } });
+    expect(res.status).toBe(502);
+    expect((await res.json()).error.message).toContain('did not have the expected shape');
+    expect(a.fake.requests).toHaveLength(2);
+    expect(await page()).toMatchObject({ version: before.version, seo: before.seo });
+  });
+
+  it('applies SEO to a blog post: live at once on a published post (and says so); a version goes with pages only', async () => {
+    await a.h.t.run('blog.posts.create', { title: 'Live post', slug: 'live-post', body: '<p>Out now.</p>', status: 'published' });
+    const withVersion = await a.h.call('POST', '/api/v1/admin/ai/seo', { cookie: a.editor, body: { post: 'live-post', apply: true, version: 3 } });
+    expect(withVersion.status).toBe(400);
+    expect((await withVersion.json()).error.details).toEqual([expect.objectContaining({ path: 'version', message: expect.stringContaining('page') })]);
+    expect(a.fake.requests).toHaveLength(0);
+    const res = await a.h.call('POST', '/api/v1/admin/ai/seo', { cookie: a.editor, body: { post: 'live-post', apply: true } });
+    expect(res.status).toBe(200);
+    expect((await res.json()).data).toMatchObject({ applied: true, live: true, metaTitle: 'Fake metaTitle' });
+    const read = await a.h.fetch('/api/v1/blog/posts/live-post', { headers: { 'x-api-key': a.keys.public } });
+    expect((await read.json()).data.seo).toMatchObject({ metaTitle: 'Fake metaTitle' });
+    await a.h.t.run('blog.posts.create', { title: 'Draft post', slug: 'draft-post', body: '<p>Soon.</p>' });
+    const draft = await a.h.call('POST', '/api/v1/admin/ai/seo', { cookie: a.editor, body: { post: 'draft-post', apply: true } });
+    const { data } = await draft.json();
+    expect(data.applied).toBe(true);
+    expect(data.live).toBeUndefined();
   });
 
   it('proposes SEO for a blog post and for a text given directly', async () => {
@@ -214,7 +280,13 @@ describe.each(['openai-compatible', 'anthropic'] as const)('AI features with the
     }
   });
 
-  it('asks once more after a malformed answer, then gives a clear error', async () => {
+  it('asks once more after a malformed answer, then gives a clear error; every call is recorded with its tokens', async () => {
+    const month = async () => {
+      const res = await a.h.call('GET', '/api/v1/admin/ai/usage', { cookie: a.admin });
+      const [m] = (await res.json()).data.months;
+      return { calls: m?.calls ?? 0, failures: m?.failures ?? 0, inputTokens: m?.inputTokens ?? 0, outputTokens: m?.outputTokens ?? 0 };
+    };
+    const before = await month();
     a.fake.script({ kind: 'malformed' });
     const retried = await a.post('/api/v1/ai/suggest', { text: 'Hello', action: 'fix' }, a.keys.ai);
     expect(retried.status).toBe(200);
@@ -225,6 +297,12 @@ describe.each(['openai-compatible', 'anthropic'] as const)('AI features with the
     expect(failed.status).toBe(502);
     expect((await failed.json()).error.message).toContain('did not have the expected shape');
     expect(a.fake.requests).toHaveLength(2);
+    // Four calls answered (100 in, 20 out each, as the fake reports), three of them malformed.
+    const after = await month();
+    expect(after.calls - before.calls).toBe(4);
+    expect(after.failures - before.failures).toBe(3);
+    expect(after.inputTokens - before.inputTokens).toBeGreaterThanOrEqual(400);
+    expect(after.outputTokens - before.outputTokens).toBe(80);
   });
 
   it('reports usage per month and per member or key to admins, failures included', async () => {
@@ -234,12 +312,12 @@ describe.each(['openai-compatible', 'anthropic'] as const)('AI features with the
     expect(data.months).toHaveLength(1);
     const [month] = data.months;
     expect(month.calls).toBeGreaterThanOrEqual(15);
-    expect(month.failures).toBe(5);
+    expect(month.failures).toBe(9);
     expect(month.inputTokens).toBeGreaterThanOrEqual(321);
     const byKey = data.callers.find((c: any) => c.kind === 'key' && c.name === 'secret ai:use');
-    expect(byKey).toMatchObject({ month: month.month, calls: expect.any(Number), failures: 5 });
+    expect(byKey).toMatchObject({ month: month.month, calls: expect.any(Number), failures: 7 });
     const byEditor = data.callers.find((c: any) => c.kind === 'user');
-    expect(byEditor).toMatchObject({ name: expect.stringMatching(/^editor-/), calls: 2, failures: 0 });
+    expect(byEditor).toMatchObject({ name: expect.stringMatching(/^editor-/), calls: 7, failures: 2 });
     const calls = data.callers.reduce((n: number, c: any) => n + c.calls, 0);
     expect(calls).toBe(month.calls);
     const editor = await a.h.call('GET', '/api/v1/admin/ai/usage', { cookie: a.editor });

@@ -29,7 +29,11 @@ export function registerAi(program: Command, state: ProgramState): void {
         `metaDescription: ${d.metaDescription}`,
         `ogTitle:         ${d.ogTitle}`,
         `ogDescription:   ${d.ogDescription}`,
-        ...(d.applied ? [`Written into the draft's SEO${d.version ? ` (version ${d.version})` : ''}; not published.`] : []),
+        ...(d.applied
+          ? [d.live
+            ? 'Written into the blog post\'s SEO; the post is published, so the change is live.'
+            : `Written into the draft's SEO${d.version ? ` (version ${d.version})` : ''}; not published.`]
+          : []),
       ].join('\n'));
     }));
 

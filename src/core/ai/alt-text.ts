@@ -8,6 +8,7 @@ import { updateMedia } from '../media/update.js';
 import { callAi, providerOf } from './call.js';
 import { altTextPrompt } from './prompts.js';
 import { localeOf } from './source.js';
+import { cutText } from '../../lib/cut-text.js';
 
 /** The largest image sent to the provider (Anthropic takes 5 MB an image; most servers less). */
 export const altTextMaxBytes = 5 * 1024 * 1024;
@@ -57,7 +58,7 @@ export const aiAltText = defineOperation({
       schema: z.object({ altText: z.string().min(1) }),
       schemaName: 'alt_text',
     });
-    const altText = object.altText.replace(/\s+/g, ' ').trim().slice(0, altTextMaxLength);
+    const altText = cutText(object.altText.replace(/\s+/g, ' ').trim(), altTextMaxLength);
     if (!input.apply) return { altText };
     const answer: AltTextAnswer = { altText, applied: true };
     await ctx.runWrite(updateMedia, { id: row.id, altText }, answer);

@@ -1,7 +1,7 @@
 import type { Actor } from '../actor.js';
 import type { Ctx } from '../context.js';
 import { CmsError, isCmsError } from '../errors.js';
-import type { AiAnswer, AiProvider, AiRequest } from './port.js';
+import { MalformedAnswer, type AiAnswer, type AiProvider, type AiRequest, type AiTokens } from './port.js';
 import { recordUsage, type AiFeature } from './usage.js';
 
 /** What to set to turn AI on: named in every AI_NOT_CONFIGURED answer. */
@@ -29,27 +29,36 @@ function callerOf(actor: Actor): string | null {
 }
 
 /**
- * One call to the provider for a feature: counted against the caller's AI limit first, timed, and
- * recorded in the usage table however it ends (the provider's failure is recorded, then thrown).
- * Never inside a transaction: AI operations are reads that write only afterwards.
+ * A feature's call to the provider: each call counted against the caller's AI limit first, timed,
+ * and recorded in the usage table however it ends (the provider's failure is recorded, then
+ * thrown). An answer that is not the shape asked for is recorded as a failed call with the tokens
+ * it reported, and asked for once more. Never inside a transaction: AI operations are reads that
+ * write only afterwards.
  */
 export async function callAi<T>(ctx: Ctx, feature: AiFeature, request: AiRequest<T>): Promise<AiAnswer<T>> {
   const provider = providerOf(ctx);
   const caller = callerOf(ctx.actor);
-  if (caller) ctx.services.ai.limit(caller);
-  const started = performance.now();
-  const record = (outcome: string, tokens: AiAnswer<T>['tokens'] | null) => recordUsage(ctx, {
-    feature, provider: provider.provider, model: provider.model, outcome,
-    inputTokens: tokens?.inputTokens ?? null, outputTokens: tokens?.outputTokens ?? null,
-    durationMs: Math.round(performance.now() - started),
-  });
-  let answer: AiAnswer<T>;
-  try {
-    answer = await provider.generate(request);
-  } catch (e) {
-    await record(isCmsError(e) ? e.code : 'INTERNAL', null);
-    throw e;
+  for (let tries = 1; ; tries++) {
+    if (caller) ctx.services.ai.limit(caller);
+    const started = performance.now();
+    const record = (outcome: string, tokens: AiTokens | null) => recordUsage(ctx, {
+      feature, provider: provider.provider, model: provider.model, outcome,
+      inputTokens: tokens?.inputTokens ?? null, outputTokens: tokens?.outputTokens ?? null,
+      durationMs: Math.round(performance.now() - started),
+    });
+    let answer: AiAnswer<T>;
+    try {
+      answer = await provider.generate(request);
+    } catch (e) {
+      if (e instanceof MalformedAnswer) {
+        await record('AI_PROVIDER_ERROR', e.tokens);
+        if (tries < 2) continue;
+        throw e.failure;
+      }
+      await record(isCmsError(e) ? e.code : 'INTERNAL', null);
+      throw e;
+    }
+    await record('ok', answer.tokens);
+    return answer;
   }
-  await record('ok', answer.tokens);
-  return answer;
 }

@@ -13,7 +13,7 @@ export interface AiRequest<T> {
   /** The material: the text the feature sends, as docs/ai.md lists it. */
   prompt: string;
   image?: AiImage | undefined;
-  /** What the answer must look like; checked by the library, a mismatch is retried once. */
+  /** What the answer must look like; checked by the library (a mismatch is MalformedAnswer, asked once more by callAi). */
   schema: z.ZodType<T>;
   schemaName: string;
 }
@@ -27,6 +27,17 @@ export interface AiTokens {
 export interface AiAnswer<T> {
   object: T;
   tokens: AiTokens;
+}
+
+/**
+ * An answer that is not the shape asked for: the call's tokens (it was answered, and paid for),
+ * and the error to tell when the answer asked for again is no better.
+ */
+export class MalformedAnswer extends Error {
+  constructor(readonly tokens: AiTokens, readonly failure: Error) {
+    super(failure.message);
+    this.name = 'MalformedAnswer';
+  }
 }
 
 /**

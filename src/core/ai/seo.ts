@@ -9,15 +9,18 @@ import { checkAccess, defineOperation } from '../operation.js';
 import { callAi, providerOf } from './call.js';
 import { seoPrompt } from './prompts.js';
 import { cutToBudget, loadEntry, localeOf, refOf, seoTextBudget, stripHtml, textOfFields, type AiLocale } from './source.js';
+import { cutText } from '../../lib/cut-text.js';
 
 /** The lengths the proposal keeps to (search engines cut longer titles and descriptions). */
 export const seoLimits = { metaTitle: 60, metaDescription: 160, ogTitle: 60, ogDescription: 200 } as const;
 
+/** Each member has words: an empty one is a malformed answer (applied, it would wipe the SEO written before). */
+const wording = z.string().regex(/\S/, 'must not be empty');
 const proposalSchema = z.object({
-  metaTitle: z.string(),
-  metaDescription: z.string(),
-  ogTitle: z.string(),
-  ogDescription: z.string(),
+  metaTitle: wording,
+  metaDescription: wording,
+  ogTitle: wording,
+  ogDescription: wording,
 });
 
 export interface SeoProposal {
@@ -29,6 +32,8 @@ export interface SeoProposal {
   applied?: true;
   /** With `apply` on a page: the page's version after the write. */
   version?: number;
+  /** With `apply` on a published blog post: the SEO written is live (a post has no separate draft). */
+  live?: true;
 }
 
 const ref = z.string().trim().min(1).max(255);
@@ -50,13 +55,14 @@ export const aiSeoInput = z.strictObject({
   }
   if (input.apply && input.text !== undefined) issue.addIssue({ code: 'custom', path: ['apply'], message: 'apply needs a page or a post to write to' });
   if (input.version !== undefined && !input.apply) issue.addIssue({ code: 'custom', path: ['version'], message: 'version goes with apply' });
+  else if (input.version !== undefined && input.page === undefined) issue.addIssue({ code: 'custom', path: ['version'], message: 'version goes with a page (blog posts have no versions)' });
 });
 
 /** The cut at a word boundary within `max` characters (models overshoot now and then). */
 export function fitTo(text: string, max: number): string {
   const clean = text.replace(/\s+/g, ' ').trim();
   if (clean.length <= max) return clean;
-  const cut = clean.slice(0, max);
+  const cut = cutText(clean, max);
   const space = cut.lastIndexOf(' ');
   return (space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:–-]+$/, '');
 }
@@ -106,8 +112,9 @@ export const aiSeo = defineOperation({
       return answer(written.version);
     }
     if (source.kind === 'post') {
-      await ctx.runWrite(updatePost, { id: source.id, seo, ...inLocale }, { ...proposal, applied: true });
-      return { ...proposal, applied: true };
+      const answer: SeoProposal = { ...proposal, applied: true, ...(source.published ? { live: true as const } : {}) };
+      await ctx.runWrite(updatePost, { id: source.id, seo, ...inLocale }, answer);
+      return answer;
     }
     return proposal;
   },
@@ -115,13 +122,13 @@ export const aiSeo = defineOperation({
 
 type SeoSource =
   | { kind: 'page'; id: string; version: number; title: string; text: string }
-  | { kind: 'post'; id: string; title: string; text: string }
+  | { kind: 'post'; id: string; published: boolean; title: string; text: string }
   | { kind: 'text'; title: string; text: string };
 
 async function sourceOf(ctx: Ctx, input: z.output<typeof aiSeoInput>, locale: AiLocale): Promise<SeoSource> {
   if (input.page !== undefined) {
-    const { row, values } = await loadEntry(ctx, 'page', refOf(input.page), locale);
-    return { kind: 'page', id: row.id, version: row.version, title: row.name, text: textOfFields(values) };
+    const { row, type, values } = await loadEntry(ctx, 'page', refOf(input.page), locale);
+    return { kind: 'page', id: row.id, version: row.version, title: row.name, text: textOfFields(values, type.fields) };
   }
   if (input.post !== undefined) {
     const row = await findPost(ctx, input.post);
@@ -131,7 +138,7 @@ async function sourceOf(ctx: Ctx, input: z.output<typeof aiSeoInput>, locale: Ai
       return typeof v === 'string' && v !== '' ? v : row[name];
     };
     const text = [`summary: ${stripHtml(pick('summary'))}`, `body: ${stripHtml(pick('body'))}`].join('\n');
-    return { kind: 'post', id: row.id, title: pick('title'), text };
+    return { kind: 'post', id: row.id, published: row.status === 'published', title: pick('title'), text };
   }
   return { kind: 'text', title: input.title ?? '', text: stripHtml(input.text ?? '') };
 }

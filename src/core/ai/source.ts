@@ -7,6 +7,7 @@ import { validationFailed } from '../errors.js';
 import { fallbackChain, hasLocale, localizedFieldNames, resolveLocalized } from '../locales/model.js';
 import { isUuid } from '../media/resolve.js';
 import { languageLabel } from './prompts.js';
+import { cutText } from '../../lib/cut-text.js';
 
 /** How much content text an SEO request sends at most (characters, after HTML is stripped). */
 export const seoTextBudget = 12_000;
@@ -49,17 +50,23 @@ export function stripHtml(html: string): string {
  * Only strings count: media and reference ids, component and reference markers (`_type`, `_ref`,
  * `_media`) and numbers, dates and flags are left out.
  */
-export function textOfFields(values: Record<string, unknown>): string {
+export function textOfFields(values: Record<string, unknown>, fields: ReadonlyArray<{ name: string; type: string }> = []): string {
+  const dates = new Set(fields.filter((f) => f.type === 'date' || f.type === 'datetime').map((f) => f.name));
   const lines: string[] = [];
   for (const [name, value] of Object.entries(values)) {
+    if (dates.has(name)) continue;
     const words = wordsOf(value).join(' ').trim();
     if (words) lines.push(`${name}: ${words}`);
   }
   return lines.join('\n');
 }
 
+/** A date or date-time in ISO 8601 form (`2026-01-02`, `2026-01-02T10:00:00Z`). */
+const isoDate = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
 function wordsOf(value: unknown): string[] {
-  if (typeof value === 'string') return isUuid(value) ? [] : [stripHtml(value)];
+  // Ids and dates (a repeater's or a component's date fields: their definitions are not at hand) are no words.
+  if (typeof value === 'string') return isUuid(value) || isoDate.test(value) ? [] : [stripHtml(value)];
   if (Array.isArray(value)) return value.flatMap(wordsOf);
   if (isRecord(value)) return Object.entries(value).filter(([k]) => !k.startsWith('_')).flatMap(([, v]) => wordsOf(v));
   return [];
@@ -68,7 +75,7 @@ function wordsOf(value: unknown): string[] {
 /** The text cut to the budget, at a word where it can be. */
 export function cutToBudget(text: string, budget: number): string {
   if (text.length <= budget) return text;
-  const cut = text.slice(0, budget);
+  const cut = cutText(text, budget);
   const space = cut.lastIndexOf(' ');
   return space > budget * 0.8 ? cut.slice(0, space) : cut;
 }

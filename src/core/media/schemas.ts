@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cutText } from '../../lib/cut-text.js';
 
 /** Folders are flat names: no slashes, no control characters, not `.` or `..`. */
 export const folderName = z.string().trim().min(1).max(100)
@@ -12,7 +13,7 @@ export const folderName = z.string().trim().min(1).max(100)
  */
 export const originalFilename = z.string().max(1024).transform((raw, ctx) => {
   // eslint-disable-next-line no-control-regex
-  const base = (raw.split(/[/\\]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
+  const base = cutText((raw.split(/[/\\]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim(), 255);
   if (!base || base === '.' || base === '..') {
     ctx.addIssue({ code: 'custom', message: 'must be a file name' });
     return z.NEVER;

@@ -30,6 +30,7 @@ import { collectionTypes, components, pageTypes } from '../../db/schema/index.js
 import { applyImportLocales, entryLocalesSchema, localesWriteSchema, writeEntryLocales, type LocalesWriteResult } from './locales.js';
 import { lockMigrationState, writeLogs } from './records.js';
 import { isRunningStatus, logLineSchema, type MigrationLogLine, type MigrationStatus } from './schemas.js';
+import { cutText } from '../../lib/cut-text.js';
 
 // ------------------------------------------------------------------------------------------------
 // What every step records on its migration, besides its batch.
@@ -486,7 +487,7 @@ const skippableUpload = new Set(['VALIDATION_FAILED', 'PAYLOAD_TOO_LARGE']);
 async function storeMedia(ctx: Ctx, write: MediaWrite): Promise<MediaWriteResult> {
   const result: MediaWriteResult = { byUrl: {}, imported: 0, deduplicated: 0, skipped: [] };
   for (const { id, altText } of write.altTexts ?? []) {
-    const alt = altTextSchema.safeParse(altText.slice(0, 1000));
+    const alt = altTextSchema.safeParse(cutText(altText, 1000));
     if (!alt.success || !alt.data) continue;
     await ctx.db.update(media).set({ altText: alt.data })
       .where(and(eq(media.id, id), eq(media.projectId, ctx.project.id), isNull(media.altText)));
@@ -497,7 +498,7 @@ async function storeMedia(ctx: Ctx, write: MediaWrite): Promise<MediaWriteResult
     const [existing] = await ctx.db.select({ id: media.id, filename: media.filename, mimeType: media.mimeType, altText: media.altText }).from(media)
       .where(and(eq(media.projectId, ctx.project.id), eq(media.sha256, sha256), isNull(media.deletedAt)))
       .orderBy(asc(media.createdAt), asc(media.id)).limit(1);
-    const alt = file.altText ? altTextSchema.safeParse(file.altText.slice(0, 1000)) : null;
+    const alt = file.altText ? altTextSchema.safeParse(cutText(file.altText, 1000)) : null;
     if (existing) {
       // The same file found again (another URL of it, an earlier import): it keeps its alt text,
       // and gets this one's when it has none (a post's featured image alt, say).

@@ -7,6 +7,7 @@ import { rewriteHtmlText } from './entries.js';
 import { makeUnique, toSlug } from './names.js';
 import type { SourceAuthor, SourceData, SourcePost } from './source.js';
 import type { MigrationSteps } from './steps.js';
+import { cutText } from '../../lib/cut-text.js';
 
 /** Blog posts go in batches of the source's page size for posts. */
 export const postBatchSize = 10;
@@ -26,7 +27,7 @@ export function blogMediaUrls(source: Pick<SourceData, 'posts' | 'authors'>, hos
 // A plain check; anything that is not clearly an address is left out (with a note) rather than refused.
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-const clip = (s: string, max: number) => (s.length > max ? s.slice(0, max).trimEnd() : s);
+const clip = (s: string, max: number) => (s.length > max ? cutText(s, max).trimEnd() : s);
 const validTime = (v: string | null): string | null => (v && !Number.isNaN(Date.parse(v)) ? new Date(v).toISOString() : null);
 
 export interface BlogImportDeps {

@@ -10,6 +10,7 @@ import { request, type Dispatcher } from 'undici';
 
 import { defaultButterApiUrl, normaliseButterApiUrl } from '../../lib/buttercms-api-url.js';
 import { errorMessage, propertyOf } from '../../lib/unknown-values.js';
+import { cutText } from '../../lib/cut-text.js';
 
 export { defaultButterApiUrl };
 
@@ -118,7 +119,7 @@ function detailOf(text: string): string {
     }
   } catch { /* not JSON */ }
   const trimmed = text.trim();
-  return trimmed.length > 200 ? `${trimmed.slice(0, 197)}...` : trimmed;
+  return trimmed.length > 200 ? `${cutText(trimmed, 197)}...` : trimmed;
 }
 
 function failureOf(status: number): SourceFailure {

@@ -13,6 +13,7 @@ import {
   type ReferenceTarget,
 } from './infer.js';
 import type { ImportWarning, ReferenceKind } from './types.js';
+import { cutText } from '../../lib/cut-text.js';
 
 export interface ReferenceHint {
   collection?: string;
@@ -68,7 +69,7 @@ function drop(state: State, path: string, why: string): undefined {
 
 function preview(value: unknown): string {
   const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  return text.length > 80 ? `${cutText(text, 77)}...` : text;
 }
 
 function isEmpty(value: unknown): boolean {

@@ -9,6 +9,7 @@ import type { ImportPlan, PlannedType } from './plan.js';
 import type { SourceItem, SourcePage } from './source.js';
 import type { LocaleLookup } from './locales.js';
 import type { ImportWarning, ReferenceKind } from './types.js';
+import { cutText } from '../../lib/cut-text.js';
 
 /** The stand-in for a local id until the target exists: `@ref:page:<slug>`, `@ref:item:<id>`. */
 const placeholderPrefix = '@ref:';
@@ -202,7 +203,7 @@ function convert(source: Record<string, unknown>, type: PlannedType, ctx: Prepar
   return rewriteHtmlMediaIn(value, ctx.fileUrlFor);
 }
 
-const clip = (s: string, max: number) => (s.length > max ? s.slice(0, max).trimEnd() : s);
+const clip = (s: string, max: number) => (s.length > max ? cutText(s, max).trimEnd() : s);
 const plainText = (s: string) => s.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
 
 const nameKeys = ['name', 'title', 'label', 'headline', 'heading', 'question'];

@@ -25,6 +25,7 @@ import { mergeWithExisting, planImport, type ExistingSchema, type ImportPlan, ty
 import { readBlog, readSource, type ReadProgress, type SourceData } from './source.js';
 import { createMigrationSteps, Paused, type MigrationSteps } from './steps.js';
 import { fieldListOf, type ImportWarning, type SchemaField } from './types.js';
+import { cutText } from '../../lib/cut-text.js';
 
 export const mediaBatchSize = 50;
 /**
@@ -474,7 +475,7 @@ async function storeMedia(
 function filenameOf(url: string): string {
   try {
     const last = new URL(url).pathname.split('/').filter(Boolean).at(-1) ?? 'file';
-    return decodeURIComponent(last).slice(0, 255) || 'file';
+    return cutText(decodeURIComponent(last), 255) || 'file';
   } catch {
     return 'file';
   }

@@ -7,6 +7,7 @@ import { createEntry, findEntry } from '../entries.js';
 import { findFreeSlug } from '../free-slug.js';
 import type { EntryKind, EntryStore, WriteShapeOf } from '../store.js';
 import { collectionInput, editorAccess, refSchema } from './shared.js';
+import { cutText } from '../../../lib/cut-text.js';
 
 /** `about` → `about-copy`, then `about-copy-2`, … whichever is free first. */
 function freeCopySlug(ctx: Ctx, store: EntryStore, typeId: string, slug: string): Promise<string> {
@@ -25,7 +26,7 @@ type CloneInput = z.output<typeof cloneInput>;
 /** A new draft with the source's draft content and SEO, in every locale; emits *.created with the clone. */
 async function cloneEntry<K extends EntryKind>(ctx: Ctx, kind: K, input: CloneInput): Promise<WriteShapeOf<K>> {
   const { row, type, store } = await findEntry(ctx, kind, input.ref, input.collection);
-  const name = input.name ?? `${row.name} (copy)`.slice(0, 255);
+  const name = input.name ?? cutText(`${row.name} (copy)`, 255);
   const create = (slug: string) => createEntry(ctx, kind, {
     typeSlug: type.slug,
     name,
