@@ -8,7 +8,7 @@ import { builtOnce } from './db/built-once.js';
 import type { Db, DbHandle } from './db/client.js';
 import { inMemoryDatabaseUrl, openEngineDatabase, type EngineDatabase } from './engine-database.js';
 import { contentRevisions, projects } from './db/schema/index.js';
-import type { Actor } from './core/actor.js';
+import { isActor, type Actor } from './core/actor.js';
 import type { Clock, Ctx, EventKind, Logger, ProjectRef, Services } from './core/context.js';
 import type { MediaFiles, MediaStore } from './core/media/storage.js';
 import { initialLocales, isMultilingual, type Locale } from './core/locales/model.js';
@@ -278,7 +278,9 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
   }
 
   async function execute(op: AnyOperation, input: unknown, runOptions: RunOptions): Promise<unknown> {
-    const { actor } = runOptions;
+    // The actor is never implied: a call without one (the local API, plain JavaScript) is told so.
+    const actor = propertyOf(runOptions, 'actor');
+    if (!isActor(actor)) throw new CmsError('UNAUTHORIZED', 'No actor given: pass { actor } as the third argument, e.g. { actor: { kind: \'terminal\' } } (docs/local-api.md)');
     const project = op.global
       ? { id: '', slug: '', locales: initialLocales }
       : actor.kind === 'key'

@@ -58,6 +58,13 @@ describe(`the Local API: import { createCms } from 'cms' (${testDriver})`, () =>
     await expect(anonymous).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
     const bad = await cms.runRequest('pages.create', { pageTypeSlug: 'article', name: '', slug: 'Not A Slug' }, terminal).catch((e: unknown) => e);
     expect(isCmsError(bad) && bad.code).toBe('VALIDATION_FAILED');
+    // Plain JavaScript may leave the actor out: told as UNAUTHORIZED, naming what to pass.
+    for (const options of [{}, undefined, { actor: { kind: 'root' } }]) {
+      // @ts-expect-error: what a JavaScript caller can write
+      const missing = await cms.runRequest('delivery.pages.list', {}, options).catch((e: unknown) => e);
+      expect(isCmsError(missing) && missing.code).toBe('UNAUTHORIZED');
+      expect(isCmsError(missing) && missing.message).toContain('{ actor }');
+    }
   });
 
   it('lists every operation by name', () => {

@@ -24,3 +24,13 @@ export const actorLabel = (actor: Actor): string => {
     case 'anonymous': return 'anonymous';
   }
 };
+
+const actorKinds: ReadonlySet<string> = new Set(['terminal', 'system', 'user', 'key', 'anonymous']);
+
+/**
+ * Whether a value given as the actor names one of the kinds (the local API's callers may write
+ * plain JavaScript: a missing actor is told, not a TypeError deep inside).
+ */
+export function isActor(value: unknown): value is Actor {
+  return typeof value === 'object' && value !== null && 'kind' in value && typeof value.kind === 'string' && actorKinds.has(value.kind);
+}

@@ -51,20 +51,30 @@ function inputSchema(route: RouteDef, components: Record<string, JsonSchema>): J
 
 const isRecord = (v: unknown): v is JsonSchema => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The members of an input a route fills from its path: left out of the request body's schema. */
+/**
+ * The members of an input a route fills from its path: left out of the request body's schema. A
+ * route whose input names its entry in `ref` fills `ref` from `:slug` or `:id`; a `slug` member is
+ * then the body's own (an update's new slug).
+ */
 function withoutPathMembers(schema: JsonSchema, params: string[]): JsonSchema {
   if (!isRecord(schema.properties)) return schema;
-  const drop = new Set([...params, 'ref', 'collection', 'collectionTypeSlug', 'kind']);
+  const fillsRef = 'ref' in schema.properties;
+  const fromPath = params.filter((p) => !(fillsRef && (p === 'slug' || p === 'id')));
+  const drop = new Set([...fromPath, 'ref', 'collection', 'collectionTypeSlug', 'kind']);
   const properties = Object.fromEntries(Object.entries(schema.properties).filter(([k]) => !drop.has(k)));
   const required = Array.isArray(schema.required) ? schema.required.filter((k) => typeof k === 'string' && !drop.has(k)) : undefined;
   return { ...schema, properties, ...(required ? { required } : {}) };
 }
 
-const securityOf: Record<RouteDef['auth'], Array<Record<string, string[]>>> = {
-  none: [],
-  key: [{ apiKey: [] }, { apiKeyQuery: [] }],
-  session: [{ session: [] }],
-};
+/**
+ * Who may call a route. Keys go in `X-API-Key` (a preview key also in `X-Preview-Key`); the query
+ * string's `api_key` is for reads (a secret key there is refused), so writes list the header only.
+ */
+function securityOf(route: RouteDef): Array<Record<string, string[]>> {
+  if (route.auth === 'session' || route.doc?.session) return [{ session: [] }];
+  if (route.auth === 'none') return [];
+  return route.method === 'GET' ? [{ apiKey: [] }, { previewKey: [] }, { apiKeyQuery: [] }] : [{ apiKey: [] }];
+}
 
 function delivered(route: RouteDef, content: ContentSchemas): Doc {
   const schema = deliveredSchema(route, content);
@@ -132,27 +142,69 @@ const publicWrites: Partial<Record<string, JsonSchema>> = {
   'items.create': itemWrite, 'items.update': itemWrite, 'items.publish': itemWrite, 'items.unpublish': itemWrite, 'items.delete': deletedSchema,
 };
 
+/** The request headers a route reads: Idempotency-Key on public writes, If-Match on updates, If-None-Match on single reads. */
+function headerParameters(route: RouteDef): Doc[] {
+  const out: Doc[] = [];
+  if (route.auth === 'key' && route.method !== 'GET') {
+    const ai = route.path.startsWith('/api/v1/ai/');
+    out.push({
+      name: 'Idempotency-Key', in: 'header', required: !ai, schema: { type: 'string', minLength: 1, maxLength: 255 },
+      description: ai
+        ? 'Required with `"apply": true` (the request then writes).'
+        : 'Required on every public write: a repeat with the same key and request replays the first answer (`Idempotent-Replayed: true`).',
+    });
+  }
+  if (route.auth === 'key' && route.method === 'PUT') {
+    out.push({ name: 'If-Match', in: 'header', required: false, schema: { type: 'string' }, description: 'The version the update is for, as `"<version>"` (or `version` in the body); another is `409 VERSION_CONFLICT`.' });
+  }
+  if (route.cachedRead?.single) {
+    out.push({ name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' }, description: 'An ETag of an earlier answer: `304` while it is still the answer.' });
+  }
+  return out;
+}
+
 function operationObject(route: RouteDef, operationIds: Set<string>, components: Record<string, JsonSchema>, content: ContentSchemas): Doc {
   const params = [...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!);
   let operationId = route.op?.name ?? `${route.method.toLowerCase()}${route.path.replace(/[^A-Za-z0-9]+/g, '_')}`;
   for (let n = 2; operationIds.has(operationId); n++) operationId = `${route.op?.name ?? operationId}_${n}`;
   operationIds.add(operationId);
-  const tag = route.path.startsWith('/api/v1/admin') ? 'admin' : route.path.startsWith('/api/v1/auth') ? 'auth' : route.path.startsWith('/api/') ? 'public' : 'operating';
+  const tag = route.path.startsWith('/api/v1/admin/auth/') ? 'auth' : route.path.startsWith('/api/v1/admin') ? 'admin' : route.path.startsWith('/api/') ? 'public' : 'operating';
   const out: Doc = {
     operationId,
     tags: [tag],
     summary: `${route.method} ${route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`,
     ...(route.op ? { description: `Runs the \`${route.op.name}\` operation (the same as the CLI's).` } : {}),
-    security: securityOf[route.auth],
+    security: securityOf(route),
     responses: {
-      [String(route.op?.status ?? 200)]: delivered(route, content),
+      [String(route.op?.status ?? route.doc?.status ?? 200)]: delivered(route, content),
       default: { $ref: '#/components/responses/Error' },
     },
   };
-  if (params.length) out.parameters = params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+  const parameters: Doc[] = params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+  parameters.push(...headerParameters(route));
+  if (parameters.length) out.parameters = parameters;
+  if (route.cachedRead?.single) (out.responses as Doc)['304'] = { description: 'Not modified: the `If-None-Match` sent holds the answer\'s ETag' };
   const input = ['POST', 'PUT', 'PATCH'].includes(route.method) ? inputSchema(route, components) : null;
-  if (input) {
-    out.requestBody = { required: true, content: { 'application/json': { schema: route.op?.body || route.op?.bodySchema ? input : withoutPathMembers(input, params) } } };
+  const form = route.doc?.form;
+  if (form) {
+    const file = { type: 'string', contentMediaType: 'application/octet-stream' };
+    const text = { type: 'string' };
+    const schema = {
+      type: 'object',
+      required: [form.files],
+      properties: {
+        [form.files]: form.many ? { type: 'array', items: file } : file,
+        altText: text,
+        folder: text,
+        ...(form.many ? {} : { filename: { ...text, description: 'The name to keep (the file part\'s own name by default)' } }),
+      },
+    };
+    out.requestBody = { required: true, content: { 'multipart/form-data': { schema } } };
+  } else if (input) {
+    const schema = route.op?.body || route.op?.bodySchema ? input : withoutPathMembers(input, params);
+    // A body with nothing to send (publish, unpublish) may be left out.
+    const empty = isRecord(schema.properties) && Object.keys(schema.properties).length === 0;
+    out.requestBody = { required: !empty, content: { 'application/json': { schema } } };
   } else if (route.op && route.method === 'GET') {
     out.description = `${String(out.description)} Query parameters as in docs/content-api.md.`;
   }
@@ -187,6 +239,7 @@ export function openApiDocument(content: ContentSchemas, routes: RouteDef[]): Do
     components: {
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        previewKey: { type: 'apiKey', in: 'header', name: 'X-Preview-Key' },
         apiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key' },
         session: { type: 'apiKey', in: 'cookie', name: sessionCookieName },
       },

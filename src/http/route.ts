@@ -94,6 +94,11 @@ export interface RouteDef {
    * operation checks past its input schema (a type's definition), by a named JSON Schema.
    */
   op?: { name: OperationName; status?: number; body?: string; bodySchema?: NamedSchema };
+  /**
+   * For the OpenAPI description of a route without an operation: its success status, a
+   * multipart form body (its file fields), and whether it needs a session it reads itself.
+   */
+  doc?: { status?: number; form?: { files: string; many?: true }; session?: true };
   handle(rc: RequestContext): Promise<Response | unknown>;
 }
 

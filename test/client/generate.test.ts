@@ -1,3 +1,4 @@
+import ts from 'typescript';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeIdempotencyKey } from '../../src/client/index.js';
 import { generateTypeScript } from '../../src/core/types/typescript.js';
@@ -25,6 +26,36 @@ describe('cms types on edge cases of the schema', () => {
     expect(text).toContain('export type A1Item_2 = CmsItem<"a1", A1Item_2Fields>;');
     expect(text).toContain('    "a-1": { fields: A1ItemFields; localized: never };\n    "a1": { fields: A1Item_2Fields; localized: never };');
     expect(text).toContain('export interface _2024NewsItemFields {\n  /** Multi line * / label (text) */\n');
+  });
+});
+
+/** The TypeScript compiler's problems with a file, type-checked under `strict`. */
+function typeProblems(text: string): string[] {
+  const file = '/virtual/cms-types.ts';
+  const options: ts.CompilerOptions = { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, skipLibCheck: true };
+  const host = ts.createCompilerHost(options);
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (name, version) => (name === file ? ts.createSourceFile(name, text, version) : getSourceFile(name, version));
+  const fileExists = host.fileExists.bind(host);
+  host.fileExists = (name) => name === file || fileExists(name);
+  const program = ts.createProgram([file], options, host);
+  return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+}
+
+describe('cms types: names the file declares itself', () => {
+  it('a type whose name would be a helper\'s (slug cms: CmsPage, CmsItem) is told apart, and the file compiles', () => {
+    const text = generateTypeScript({
+      pageTypes: [{ slug: 'cms', name: 'Cms', fields: [{ name: 'title', type: 'text' }] }],
+      collections: [
+        { slug: 'cms', name: 'Cms', fields: [{ name: 'x', type: 'text' }] },
+        { slug: 'cms-page', name: 'Cms page', fields: [{ name: 'y', type: 'text' }] },
+        { slug: 'cms-types', name: 'Cms types', fields: [{ name: 'z', type: 'text' }] },
+      ],
+      components: [],
+    });
+    expect(text).toContain('export type CmsPage_2 = CmsPage<"cms", CmsPage_2Fields>;');
+    expect(text).toContain('export type CmsItem_2 = CmsItem<"cms", CmsItem_2Fields>;');
+    expect(typeProblems(text)).toEqual([]);
   });
 });
 

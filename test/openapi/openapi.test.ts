@@ -55,8 +55,24 @@ describe(`GET /api/v1/openapi.json (${testDriver})`, () => {
 
   it('lists the public and admin routes with their parameters and security', () => {
     const get = doc.paths['/api/v1/collections/{type}/{slug}'].get;
-    expect(get.security).toEqual([{ apiKey: [] }, { apiKeyQuery: [] }]);
-    expect(get.parameters.map((p: any) => [p.name, p.in, p.required])).toEqual([['type', 'path', true], ['slug', 'path', true]]);
+    expect(get.security).toEqual([{ apiKey: [] }, { previewKey: [] }, { apiKeyQuery: [] }]);
+    // Writes need a secret key, which never goes in a URL.
+    expect(doc.paths['/api/v1/pages'].post.security).toEqual([{ apiKey: [] }]);
+    expect(doc.paths['/api/v1/media'].post.security).toEqual([{ apiKey: [] }]);
+    // Routes that read the session themselves need one too; sign-in does not.
+    for (const [path, method] of [['/api/v1/admin/auth/me', 'get'], ['/api/v1/admin/auth/logout', 'post'], ['/api/v1/admin/projects', 'get']] as const) {
+      expect(doc.paths[path][method].security, path).toEqual([{ session: [] }]);
+    }
+    expect(doc.paths['/api/v1/admin/auth/login'].post.security).toEqual([]);
+    expect(doc.paths['/api/v1/admin/auth/login'].post.tags).toEqual(['auth']);
+    expect(doc.paths['/api/v1/admin/auth/me'].get.tags).toEqual(['auth']);
+    expect(doc.components.securitySchemes.previewKey).toEqual({ type: 'apiKey', in: 'header', name: 'X-Preview-Key' });
+    expect(get.parameters.map((p: any) => [p.name, p.in, p.required])).toEqual([['type', 'path', true], ['slug', 'path', true], ['If-None-Match', 'header', false]]);
+    expect(Object.keys(get.responses)).toEqual(['200', '304', 'default']);
+    const put = doc.paths['/api/v1/collections/{type}/{slug}'].put;
+    expect(put.parameters.filter((p: any) => p.in === 'header').map((p: any) => [p.name, p.required])).toEqual([['Idempotency-Key', true], ['If-Match', false]]);
+    expect(doc.paths['/api/v1/pages'].post.parameters.map((p: any) => [p.name, p.required])).toEqual([['Idempotency-Key', true]]);
+    expect(doc.paths['/api/v1/ai/seo'].post.parameters.map((p: any) => [p.name, p.required])).toEqual([['Idempotency-Key', false]]);
     expect(doc.paths['/api/v1/admin/members'].get.security).toEqual([{ session: [] }]);
     expect(doc.paths['/healthz'].get.security).toEqual([]);
     expect(doc.paths['/api/v1/_cli/run']).toBeUndefined();
@@ -78,6 +94,19 @@ describe(`GET /api/v1/openapi.json (${testDriver})`, () => {
     const update = doc.paths['/api/v1/collections/{type}/{slug}'].put.requestBody.content['application/json'].schema;
     expect(update.properties).not.toHaveProperty('ref');
     expect(update.properties).not.toHaveProperty('collection');
+    // The path names the entry; a slug in the body is its new slug.
+    expect(update.properties).toHaveProperty('slug');
+    expect(doc.paths['/api/v1/pages/{slug}'].put.requestBody.content['application/json'].schema.properties).toHaveProperty('slug');
+    expect(doc.paths['/api/v1/admin/pages/{id}'].put.requestBody.content['application/json'].schema.properties).toHaveProperty('slug');
+    // Publishing takes no body.
+    expect(doc.paths['/api/v1/pages/{slug}/publish'].post.requestBody.required).toBe(false);
+    // Uploads are multipart forms answered with 201.
+    for (const path of ['/api/v1/media', '/api/v1/admin/media/upload', '/api/v1/admin/media/bulk-upload']) {
+      const upload = doc.paths[path].post;
+      expect(Object.keys(upload.responses), path).toEqual(['201', 'default']);
+      expect(Object.keys(upload.requestBody.content), path).toEqual(['multipart/form-data']);
+    }
+    expect(doc.paths['/api/v1/admin/media/bulk-upload'].post.requestBody.content['multipart/form-data'].schema.properties.files.type).toBe('array');
     // A type's routes take its definition as the body.
     const typeBody = doc.paths['/api/v1/admin/page-types'].post.requestBody.content['application/json'].schema;
     expect(typeBody).toEqual({ $ref: '#/components/schemas/TypeDefinition' });
@@ -100,7 +129,8 @@ describe(`GET /api/v1/openapi.json (${testDriver})`, () => {
     expect(scalar.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(await scalar.text()).toContain('createApiReference');
     const init = await (await http.fetch('/api/docs/init.js')).text();
-    expect(init).toContain("url: '/api/v1/openapi.json?api_key='");
+    expect(init).toContain("fetch('/api/v1/openapi.json'");
+    expect(init).not.toContain('openapi.json?api_key');
     expect((await http.fetch('/api/docs/nothing.js')).status).toBe(404);
     // The page's way in: the key as a query parameter.
     const viaQuery = await http.fetch(`/api/v1/openapi.json?api_key=${encodeURIComponent(pk)}`);

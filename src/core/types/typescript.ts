@@ -26,17 +26,25 @@ type Kind = keyof typeof suffixes;
  */
 function declarationNames(set: SchemaSet): (kind: Kind, slug: string) => string {
   const byKind = new Map<string, string>();
-  const taken = new Set<string>();
+  // The file's own declarations are taken (a page type `cms` would be `CmsPage`).
+  const taken = new Set<string>(ownDeclarations());
   for (const kind of ['components', 'pageTypes', 'collections'] as const) {
     for (const def of set[kind]) {
       const base = `${pascalCase(def.slug)}${suffixes[kind]}`;
+      // A name is taken with its `…Fields` interface (a slug `cms-page-fields` meets `CmsPage`'s).
       let name = base;
-      for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
+      for (let n = 2; taken.has(name) || taken.has(`${name}Fields`); n++) name = `${base}_${n}`;
       taken.add(name);
+      taken.add(`${name}Fields`);
       byKind.set(`${kind}/${def.slug}`, name);
     }
   }
   return (kind, slug) => byKind.get(`${kind}/${slug}`) ?? `${pascalCase(slug)}${suffixes[kind]}`;
+}
+
+/** The names the file declares whatever the schema: the preamble's and `CmsTypes`. */
+function ownDeclarations(): string[] {
+  return [...[...preamble.matchAll(/^export (?:type|interface) (\w+)/gm)].map((m) => m[1]!), 'CmsTypes'];
 }
 
 /** A string literal type: JSON's quoting is valid TypeScript for any string. */

@@ -65,7 +65,7 @@ export const adminRoutes: RouteDef[] = [
 
   {
     // The user's projects: needed before a project is chosen, so no X-Project is required here.
-    method: 'GET', path: `${admin}/projects`, auth: 'none',
+    method: 'GET', path: `${admin}/projects`, auth: 'none', doc: { session: true },
     async handle(rc) {
       const user = await readSessionUser(rc.cms, rc.headers);
       if (user.memberships.length === 0) return json({ data: [] });

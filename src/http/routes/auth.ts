@@ -30,7 +30,7 @@ export const authRoutes: RouteDef[] = [
     },
   },
   {
-    method: 'POST', path: '/api/v1/admin/auth/logout', auth: 'none',
+    method: 'POST', path: '/api/v1/admin/auth/logout', auth: 'none', doc: { session: true },
     async handle(rc) {
       checkCsrf(rc.cms, rc.req);
       const token = readCookie(rc.headers, sessionCookieName);
@@ -40,7 +40,7 @@ export const authRoutes: RouteDef[] = [
     },
   },
   {
-    method: 'GET', path: '/api/v1/admin/auth/me', auth: 'none',
+    method: 'GET', path: '/api/v1/admin/auth/me', auth: 'none', doc: { session: true },
     async handle(rc) {
       const token = readCookie(rc.headers, sessionCookieName) ?? '';
       return json({ data: await rc.run('auth.me', { token }) }, 200, { 'cache-control': 'no-store' });

@@ -88,6 +88,7 @@ const publicUploadRoute: RouteDef = {
   method: 'POST',
   path: '/api/v1/media',
   auth: 'key',
+  doc: { status: 201, form: { files: 'file' } },
   async handle(rc) {
     // The form is read inside the idempotent write (a replay reads none); its files are removed after.
     const read: { form: StagedForm | null } = { form: null };
@@ -108,6 +109,7 @@ const adminUploadRoute: RouteDef = {
   method: 'POST',
   path: '/api/v1/admin/media/upload',
   auth: 'session',
+  doc: { status: 201, form: { files: 'file' } },
   async handle(rc) {
     await rc.cms.authorize('media.upload', { actor: rc.actor, project: rc.project });
     return withForm(() => readForm(rc, rc.cms.config.maxUploadBytes, singleMaxFiles), async (form) => {
@@ -122,6 +124,7 @@ const adminBulkUploadRoute: RouteDef = {
   method: 'POST',
   path: '/api/v1/admin/media/bulk-upload',
   auth: 'session',
+  doc: { status: 201, form: { files: 'files', many: true } },
   async handle(rc) {
     await rc.cms.authorize('media.bulkUpload', { actor: rc.actor, project: rc.project });
     return withForm(() => readForm(rc, rc.cms.config.maxUploadBytes * bulkFactor, 100), async (form) => {
