@@ -157,6 +157,25 @@ describe('the entry editor', () => {
     await context.close();
   });
 
+  it('shows each empty required field at its place when publishing is refused (REQUIRED_FIELDS_MISSING), focus on the first', async () => {
+    const draft = await h.t.run('pages.create', { pageTypeSlug: 'showcase', name: 'Half done', slug: 'half-done', fields: { blocks: [{ _type: 'quote' }] } });
+    const { context, page } = await newPage(browser);
+    await page.goto(`${h.http.url}/admin/p/${project}/pages/showcase/${draft.id}`);
+    await signIn(page, editorEmail);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), { timeout: 10_000 }).toBe('Half done');
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await expect.poll(() => page.locator('.editor-status').textContent()).toBe('Not published: 2 required fields are empty.');
+    expect(await page.locator('.editor-summary li').count()).toBe(2);
+    expect(await field(page, 'fields.title').locator('.field-error').textContent()).toMatch(/required/);
+    expect(await field(page, 'fields.blocks[0].text').locator('.field-error').textContent()).toMatch(/required/);
+    expect(await page.getByLabel(/^Title \*$/).getAttribute('aria-invalid')).toBe('true');
+    await expect.poll(() => activeId(page)).toBe('f-fields-title');
+    expect(await seriousViolations(page)).toEqual([]);
+    await shoot(page, 'editor-publish-required');
+    expect((await h.t.run('pages.get', { ref: { id: draft.id } })).status).toBe('draft');
+    await context.close();
+  });
+
   it('clones, autosaves while typing, schedules publish and unpublish in the local time zone and cancels each', async () => {
     const { context, page } = await newPage(browser);
     await page.goto(`${h.http.url}/admin/p/${project}/pages/showcase/${pageId}`);

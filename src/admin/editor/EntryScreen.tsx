@@ -232,6 +232,25 @@ function Editor({ project, section, kind, typeSlug, entry, fields, components, w
       setStatus({ text: `Not scheduled: ${err.message}.`, tone: 'error' });
       return;
     }
+    if (err instanceof ApiError && err.code === 'REQUIRED_FIELDS_MISSING') {
+      // Each empty required field at its place in the form; one required in another locale
+      // (`fr.headline`) in the list at the top, since the form shows one locale.
+      const names = isRecord(err.details) && Array.isArray(err.details.fields) ? err.details.fields.filter((f): f is string => typeof f === 'string') : [];
+      const codes = new Set(locales.map((l) => l.code));
+      const list: Issue[] = names.map((name) => {
+        const dot = name.indexOf('.');
+        const code = dot > 0 ? name.slice(0, dot) : '';
+        if (codes.has(code)) {
+          const label = locales.find((l) => l.code === code)?.name ?? code;
+          return { path: '', message: `${name.slice(dot + 1)} is required in ${label} (${code}) too: switch to that locale to fill it in` };
+        }
+        return { path: formPath(kind, name), message: 'required to publish' };
+      });
+      focusFirst.current = focus;
+      setErrors(list.length ? list : [{ path: '', message: err.message }]);
+      setStatus({ text: `Not published: ${list.length || 1} required ${list.length === 1 ? 'field is' : 'fields are'} empty.`, tone: 'error' });
+      return;
+    }
     if (err instanceof ApiError && err.code === 'VALIDATION_FAILED') {
       const list = issuesOf(kind, err);
       focusFirst.current = focus;
