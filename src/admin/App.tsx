@@ -1,5 +1,5 @@
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { api, ApiError, apiData, setUnauthorizedHandler, type Listed, type Me, type Role } from './api';
 import { MediaScreen } from './media/MediaScreen';
 import { currentPath, href, navigate, useLocation } from './router';
@@ -151,6 +151,18 @@ function Shell({ me, project, role, rest }: { me: Me; project: string; role: Rol
   useEffect(() => { localStorage.setItem('cms-admin-project', project); }, [project]);
   const { path } = useLocation();
   useEffect(() => setMenuOpen(false), [path]);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  // Escape closes the open menu (at narrow widths) and gives the focus back to its button.
+  useEffect(() => {
+    if (!menuOpen) return undefined;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setMenuOpen(false);
+      menuButton.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [menuOpen]);
 
   const key = rest[0] === 'pages' ? `page:${rest[1]}` : rest[0] === 'items' ? `item:${rest[1]}` : rest[0] === 'blog' ? `blog:${rest[1]}` : rest[0] === 'media' ? 'media' : null;
   const section = sections.find((s) => s.key === key);
@@ -174,7 +186,7 @@ function Shell({ me, project, role, rest }: { me: Me; project: string; role: Rol
     <div className="shell">
       <a className="skip" href="#main">Skip to content</a>
       <header className="topbar">
-        <button type="button" className="menu-toggle" aria-expanded={menuOpen} aria-controls="sidenav" onClick={() => setMenuOpen((o) => !o)}>Menu</button>
+        <button ref={menuButton} type="button" className="menu-toggle" aria-expanded={menuOpen} aria-controls="sidenav" onClick={() => setMenuOpen((o) => !o)}>Menu</button>
         <Link to={`/p/${encodeURIComponent(project)}`} className="brand">cms admin</Link>
         <ProjectSwitcher me={me} project={project} />
         <span className="who clip" title={`${me.user.email} (${role})`}>{me.user.email} <span className="role">{role}</span></span>

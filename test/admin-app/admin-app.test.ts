@@ -310,7 +310,16 @@ describe('the admin app in a browser', () => {
     // At 390 px the navigation folds behind the Menu button.
     await page.getByRole('button', { name: 'Menu' }).waitFor();
     await page.getByRole('button', { name: 'Menu' }).click();
-    await expect.poll(() => page.getByRole('navigation', { name: 'Content' }).getByRole('link', { name: /Articles/ }).isVisible()).toBe(true);
+    const articles = page.getByRole('navigation', { name: 'Content' }).getByRole('link', { name: /Articles/ });
+    await expect.poll(() => articles.isVisible()).toBe(true);
+    // Escape folds it again, the focus back on Menu.
+    await articles.focus();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => articles.isVisible()).toBe(false);
+    expect(await page.getByRole('button', { name: 'Menu' }).getAttribute('aria-expanded')).toBe('false');
+    expect(await page.evaluate<string>("document.activeElement ? document.activeElement.textContent : ''")).toBe('Menu');
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await expect.poll(() => articles.isVisible()).toBe(true);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/admin\/login$/);
     const me = await page.evaluate(async () => (await fetch('/api/v1/admin/auth/me')).status);

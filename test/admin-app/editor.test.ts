@@ -233,11 +233,26 @@ describe('the entry editor', () => {
     const second = await newPage(browser);
     await second.page.goto(`${h.http.url}/admin/p/${project}/items/people/${adaId}`);
     await signIn(second.page, editorEmail);
-    await second.page.getByRole('button', { name: 'Delete', exact: true }).click();
-    await second.page.getByRole('button', { name: 'Confirm delete' }).click();
+    // By keyboard: the question takes the focus, Escape takes it back to Delete.
+    const focused = () => second.page.evaluate<string>("document.activeElement ? (document.activeElement.textContent || '').trim() : ''");
+    await second.page.getByRole('button', { name: 'Delete', exact: true }).focus();
+    await second.page.keyboard.press('Enter');
+    await expect.poll(focused).toBe('Confirm delete');
+    await second.page.keyboard.press('Escape');
+    await expect.poll(focused).toBe('Delete');
+    expect(await second.page.getByRole('button', { name: 'Confirm delete' }).count()).toBe(0);
+    await second.page.keyboard.press('Enter');
+    await expect.poll(focused).toBe('Confirm delete');
+    await second.page.keyboard.press('Enter');
+    // Refused: the explanation takes the focus, in an editor's words (no API parameters).
     await expect.poll(() => second.page.locator('.refusal').textContent()).toContain('showcase-one');
+    await expect.poll(() => second.page.evaluate<string>("document.activeElement ? document.activeElement.className : ''")).toContain('refusal');
+    expect(await second.page.locator('.refusal').textContent()).toContain('2 entries refer to it. Remove those references first');
+    expect(await second.page.locator('.refusal').textContent()).not.toContain('force');
     expect(await second.page.getByRole('button', { name: /Delete anyway/ }).count()).toBe(1);
+    await shoot(second.page, 'editor-delete-refused');
     await second.page.getByRole('button', { name: 'Keep it' }).click();
+    await expect.poll(focused).toBe('Delete');
     await second.context.close();
   });
 

@@ -108,12 +108,20 @@ describe('the entry editor: conflicts, versions, preview, locales', () => {
     const long = 'A long body. '.repeat(60);
     const created = await h.t.run('pages.create', { pageTypeSlug: 'article', name: 'Versioned', slug: 'versioned', fields: { title: 'First title', body: long } });
     await h.t.run('pages.publish', { ref: { id: created.id } });
+    // Unpublish and publish again: each stores version 1 once more (the same content).
+    await h.t.run('pages.unpublish', { ref: { id: created.id } });
+    await h.t.run('pages.publish', { ref: { id: created.id } });
     await h.t.run('pages.update', { ref: { id: created.id }, fields: { title: 'Second title', body: `${long}And one more sentence.`, summary: 'new summary' } });
     const { page, context } = await newPage(browser);
     await openEntry(h, page, `/p/${project}/pages/article/${created.id}`);
     const panel = page.getByRole('region', { name: 'Versions' });
-    expect(await panel.getByRole('button', { name: /^Version 1/ }).innerText()).toContain('by the terminal');
-    await panel.getByRole('button', { name: /^Version 1/ }).click();
+    const ones = panel.getByRole('button', { name: /^Version 1/ });
+    await poll(() => ones.count()).toBe(3);
+    expect(await ones.last().innerText()).toContain('by the terminal');
+    await ones.last().click();
+    // The row chosen is marked, not every row of its number.
+    await poll(() => panel.locator('button[aria-pressed="true"]').count()).toBe(1);
+    expect(await ones.last().getAttribute('aria-pressed')).toBe('true');
     await panel.getByRole('heading', { name: 'Version 1 compared with the current draft' }).waitFor();
     const titleDiff = panel.getByLabel('Title: the current draft to version 1');
     await titleDiff.waitFor();

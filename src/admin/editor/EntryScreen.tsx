@@ -4,6 +4,7 @@ import { api, ApiError, apiData, canWrite, type Entry, type Me, type Role, type 
 import { MediaField } from '../media/MediaField';
 import { navigate, setLeaveGuard } from '../router';
 import type { Section } from '../sections';
+import { ConfirmButton } from '../settings/team-ui';
 import { ErrorState, Link, Loading, str } from '../ui';
 import './editor.css';
 import { ConflictDialog } from './ConflictDialog';
@@ -153,7 +154,11 @@ function Editor({ project, section, kind, typeSlug, entry, fields, components, w
   const [busy, setBusy] = useState<string | null>(null);
   const [autosave, setAutosave] = useState<{ state: 'idle' | 'saving' | 'saved' | 'failed'; at?: Date; message?: string }>({ state: 'idle' });
   const [refusal, setRefusal] = useState<{ message: string; referrers: Array<Record<string, unknown>> } | null>(null);
-  const [confirmDelete, setConfirmDelete] = useState(false);
+  const refusalRef = useRef<HTMLDivElement>(null);
+  /** Back to the Delete button (the refusal's buttons are gone once it is answered). */
+  const focusToolbar = () => setTimeout(() => document.querySelector<HTMLButtonElement>('.editor-toolbar button.danger')?.focus(), 0);
+  // A refused delete takes the focus to its explanation (the buttons it came from are gone).
+  useEffect(() => { if (refusal) refusalRef.current?.focus(); }, [refusal]);
   const inFlight = useRef(false);
   /** Bumped when autosave found a save in flight: it tries again later. */
   const [retry, setRetry] = useState(0);
@@ -371,7 +376,7 @@ function Editor({ project, section, kind, typeSlug, entry, fields, components, w
         const d = isRecord(err.details) ? err.details : {};
         setRefusal({ message: err.message, referrers: Array.isArray(d.referrers) ? d.referrers.filter(isRecord) : [] });
       } else refuse(err, false);
-    } finally { setBusy(null); setConfirmDelete(false); }
+    } finally { setBusy(null); }
   };
 
   const submit = (e: FormEvent) => { e.preventDefault(); void save(); };
@@ -406,9 +411,10 @@ function Editor({ project, section, kind, typeSlug, entry, fields, components, w
             {current && <button type="button" onClick={() => void publish()} disabled={busy !== null}>{busy === 'publish' ? 'Publishing…' : 'Publish'}</button>}
             {current && current.status === 'published' && <button type="button" onClick={() => void unpublish()} disabled={busy !== null}>Unpublish</button>}
             {current && kind !== 'post' && <button type="button" onClick={() => void clone()} disabled={busy !== null}>Clone</button>}
-            {current && (confirmDelete
-              ? <><button type="button" className="danger" onClick={() => void remove(false)} disabled={busy !== null}>Confirm delete</button><button type="button" onClick={() => setConfirmDelete(false)}>Cancel</button></>
-              : <button type="button" className="danger" onClick={() => setConfirmDelete(true)} disabled={busy !== null}>Delete</button>)}
+            {current && (
+              <ConfirmButton label="Delete" confirmLabel="Confirm delete" question={`Delete this ${kind === 'post' ? 'post' : kind === 'page' ? 'page' : 'item'}?`}
+                onConfirm={() => void remove(false)} disabled={busy !== null} pending={busy === 'delete'} />
+            )}
             <span className="autosave" role="status" aria-live="polite">
               {autosave.state === 'saving' ? 'Saving…' : autosave.state === 'saved' && autosave.at ? `Saved at ${autosave.at.toLocaleTimeString()}` : autosave.state === 'failed' ? autosave.message : dirty ? 'Unsaved changes' : ''}
             </span>
@@ -430,13 +436,15 @@ function Editor({ project, section, kind, typeSlug, entry, fields, components, w
             onResolved={(e) => { savedEdits.current = edits; setConflict(null); setConflictOpen(false); onReload(e); }} />
         )}
         {refusal && (
-          <div className="card refusal" role="alert">
-            <p><strong>Not deleted:</strong> {refusal.message}</p>
+          <div className="card refusal" role="alert" tabIndex={-1} ref={refusalRef} aria-labelledby="refusal-title">
+            <p id="refusal-title"><strong>Not deleted:</strong> {refusal.referrers.length
+              ? `${refusal.referrers.length === 1 ? 'another entry refers' : `${refusal.referrers.length} entries refer`} to it. Remove ${refusal.referrers.length === 1 ? 'that reference' : 'those references'} first, or delete it anyway.`
+              : refusal.message}</p>
             {refusal.referrers.length > 0 && (
               <ul>{refusal.referrers.map((r, i) => <li key={i}>{str(r.type) === 'page' ? 'Page' : 'Item'} <code>{str(r.slug)}</code>{str(r.typeSlug) ? ` (${str(r.typeSlug)})` : ''}</li>)}</ul>
             )}
             <button type="button" className="danger" onClick={() => { setRefusal(null); void remove(true); }}>Delete anyway (leaves those references broken)</button>
-            <button type="button" onClick={() => setRefusal(null)}>Keep it</button>
+            <button type="button" onClick={() => { setRefusal(null); focusToolbar(); }}>Keep it</button>
           </div>
         )}
         {allErrors.length > 0 && (

@@ -47,7 +47,10 @@ export function VersionsPanel({ project, path, current, fields, canRestore, canL
   const me = useQuery({ queryKey: ['me'], queryFn: () => apiData<Me>('/auth/me'), retry: false, staleTime: 60_000 });
   const people = new Map((members.data ?? []).map((m) => [m.id, m.email]));
   if (me.data) people.set(me.data.user.id, `you (${me.data.user.email})`);
-  const [chosen, setChosen] = useState<number | null>(null);
+  // The row chosen: publish and unpublish each store the version they find, so one number can
+  // be listed twice (the same content); the row, not the number, is marked.
+  const [chosenRow, setChosenRow] = useState<number | null>(null);
+  const chosen = chosenRow === null ? null : versions.data?.[chosenRow]?.version ?? null;
   const detail = useQuery({
     queryKey: [project, 'version', path, chosen],
     queryFn: () => apiData<VersionDetail>(`${path}/versions/${chosen}`, { project }),
@@ -64,7 +67,7 @@ export function VersionsPanel({ project, path, current, fields, canRestore, canL
     try {
       const answer = await api<{ data: Entry }>(`${path}/versions/${chosen}/restore`, { method: 'POST', project, body: {} });
       setConfirming(false);
-      setChosen(null);
+      setChosenRow(null);
       onRestored(answer.data);
     } catch (e) {
       setError(e instanceof ApiError ? `${e.message} (${e.code})` : 'The server could not be reached.');
@@ -110,8 +113,8 @@ export function VersionsPanel({ project, path, current, fields, canRestore, canL
         <ul className="version-list">
           {versions.data.map((v, i) => (
             <li key={`${v.version}-${i}`}>
-              <button type="button" className={`version-item${chosen === v.version ? ' chosen' : ''}`} aria-pressed={chosen === v.version}
-                onClick={() => { setChosen(v.version); setConfirming(false); setError(null); }}>
+              <button type="button" className={`version-item${chosenRow === i ? ' chosen' : ''}`} aria-pressed={chosenRow === i}
+                onClick={() => { setChosenRow(i); setConfirming(false); setError(null); }}>
                 <span>Version {v.version} <span className={`badge ${v.status}`}>{v.status}</span></span>
                 <span className="muted small">
                   <time dateTime={v.createdAt}>{new Date(v.createdAt).toLocaleString()}</time> by {who(v.createdBy, people)}
