@@ -42,9 +42,10 @@ export interface EngineDatabase {
 /**
  * Makes the data folder private (a folder made by an older version, or by hand, is tightened with
  * a warning), opens the database the configuration names, or takes the lent one, and applies the
- * shipped database migrations. `config` is a resolved configuration (`resolveConfig`'s).
+ * shipped database migrations (unless `migrate: false`). `config` is a resolved configuration
+ * (`resolveConfig`'s).
  */
-export async function openEngineDatabase(config: CmsConfig, log: Logger, lent?: DbHandle): Promise<EngineDatabase> {
+export async function openEngineDatabase(config: CmsConfig, log: Logger, lent?: DbHandle, options: { migrate?: boolean } = {}): Promise<EngineDatabase> {
   // The data folder holds password hashes and webhook secrets: the owner's only.
   const inMemory = config.databaseUrl === inMemoryDatabaseUrl;
   const embeddedDir = !lent && !inMemory && !isPostgresUrl(config.databaseUrl) ? join(config.dataDir, 'db') : null;
@@ -59,7 +60,8 @@ export async function openEngineDatabase(config: CmsConfig, log: Logger, lent?: 
   }
   const handle = lent ?? (await createDb({ databaseUrl: config.databaseUrl, preparedStatements: config.preparedStatements, dataDir: inMemory ? inMemoryDatabaseUrl : embeddedDir ?? undefined }));
   try {
-    await handle.migrateDatabase();
+    // `cms db status` opens it as it is, to tell what is pending.
+    if (options.migrate !== false) await handle.migrateDatabase();
   } catch (e) {
     if (!lent) await handle.close().catch(() => {});
     throw e;

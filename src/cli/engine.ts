@@ -4,7 +4,7 @@ import { loadConfig, type CmsConfig } from '../config.js';
 import { z } from 'zod';
 import { CmsError, errorCodes, type ErrorCode } from '../core/errors.js';
 import type { InputOf, OperationName, OutputOf } from '../core/registry.js';
-import { isPostgresUrl } from '../db/client.js';
+import { isPostgresUrl, type Db } from '../db/client.js';
 import { errorMessage } from './inputs.js';
 import type { GlobalOptions, Io } from './io.js';
 import type { Logger } from '../core/context.js';
@@ -164,26 +164,58 @@ export async function openEngine(globals: GlobalOptions, io: Io): Promise<Engine
   return localEngine(config, io);
 }
 
-async function localEngine(config: CmsConfig, io: Io): Promise<Engine> {
-  const embedded = !isPostgresUrl(config.databaseUrl);
-  let release: (() => void) | null = null;
-  if (embedded) {
-    // A server that starts while we wait (it holds the lock from its first moment) owns the data
-    // once it is up: the command then goes through it.
-    for (;;) {
-      release = await acquireDbLockUnless(config.dataDir, 'cms command', 30_000, () => readServerInfo(config.dataDir) !== null);
-      const server = readServerInfo(config.dataDir);
-      if (server) {
-        release?.();
-        return serverEngine(config, server, config.project);
-      }
-      // The server we gave way to stopped again before we could reach it: queue for the lock anew.
-      if (release) break;
+/** The engine's warnings (a data folder it had to make private) reach the terminal on stderr. */
+const commandLog = (io: Io): Logger => ({ info() {}, error() {}, warn: (message: string) => { io.stderr.write(`warning: ${message}\n`); } });
+
+/**
+ * The embedded database's lock for a command (null on PostgreSQL, which needs none), or the
+ * running server that owns the data folder.
+ */
+async function lockForCommand(config: CmsConfig): Promise<{ server: ServerLockInfo } | { release: (() => void) | null }> {
+  if (isPostgresUrl(config.databaseUrl)) return { release: null };
+  // A server that starts while we wait (it holds the lock from its first moment) owns the data
+  // once it is up: the command then goes through it.
+  for (;;) {
+    const release = await acquireDbLockUnless(config.dataDir, 'cms command', 30_000, () => readServerInfo(config.dataDir) !== null);
+    const server = readServerInfo(config.dataDir);
+    if (server) {
+      release?.();
+      return { server };
     }
+    // The server we gave way to stopped again before we could reach it: queue for the lock anew.
+    if (release) return { release };
   }
+}
+
+/**
+ * Runs `local` on the database alone, opened as it is (no engine, and so no database migration
+ * applied), or, when a running server owns the data folder, `viaServer` on it. For `cms db
+ * status`, which must show pending migrations as pending.
+ */
+export async function withDatabaseAsItIs<T>(globals: GlobalOptions, io: Io, local: (db: Db, config: CmsConfig) => Promise<T>, viaServer: (engine: Engine) => Promise<T>): Promise<T> {
+  const config = loadConfig({ cwd: io.cwd, configFile: globals.config, env: io.env, project: globals.project });
+  const locked = await lockForCommand(config);
+  if ('server' in locked) return viaServer(serverEngine(config, locked.server, config.project));
   try {
-    // The engine's warnings (a data folder it had to make private) reach the terminal on stderr.
-    const log: Logger = { info() {}, error() {}, warn: (message: string) => { io.stderr.write(`warning: ${message}\n`); } };
+    const { openEngineDatabase } = await import('../engine-database.js');
+    const opened = await openEngineDatabase(config, commandLog(io), undefined, { migrate: false });
+    try {
+      return await local(opened.handle.db, config);
+    } finally {
+      await opened.handle.close();
+      opened.secureAfterClose();
+    }
+  } finally {
+    locked.release?.();
+  }
+}
+
+async function localEngine(config: CmsConfig, io: Io): Promise<Engine> {
+  const locked = await lockForCommand(config);
+  if ('server' in locked) return serverEngine(config, locked.server, config.project);
+  const { release } = locked;
+  try {
+    const log = commandLog(io);
     // The database opens (PGlite reads and compiles its WebAssembly) while the engine's modules load.
     const { openEngineDatabase } = await import('../engine-database.js');
     const opening = openEngineDatabase(config, log);

@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/cli.js';
+import { sql } from 'drizzle-orm';
+import { createDb, type Db } from '../../src/db/client.js';
+import { rowsOf } from '../../src/lib/rows.js';
 import { createTestDatabase, testDriver } from '../helpers/db.js';
 
 /** Generous: each CLI run starts Node and opens the database, and CI machines may be busy. */
@@ -404,5 +407,33 @@ describe('cms in a project folder', { timeout: cliTimeout }, () => {
     } else {
       expect(status.database).toBe(`${join(dir, '.cms')}/db (PGlite)`);
     }
+  });
+
+  it('db status shows a pending migration as pending, and applies nothing', async () => {
+    // The last migration taken off the record, as on a database a newer release will upgrade.
+    const open = () => createDb(database.url ? { databaseUrl: database.url } : { dataDir: join(dir, '.cms', 'db') });
+    const take = async (run: (db: Db) => Promise<unknown>) => {
+      const handle = await open();
+      try { return await run(handle.db); } finally { await handle.close(); }
+    };
+    const [last] = rowsOf<{ id: number; hash: string; created_at: string }>(await take((db) =>
+      db.execute(sql`delete from drizzle.__drizzle_migrations where id = (select max(id) from drizzle.__drizzle_migrations) returning id, hash, created_at`)));
+    expect(last).toBeDefined();
+    try {
+      const r = await cli(['db', 'status', '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      const status = r.json().data;
+      expect(status.pending).toBe(1);
+      expect(status.migrations.at(-1).applied).toBe(false);
+      expect(status.migrations.filter((m: { applied: boolean }) => m.applied)).toHaveLength(status.migrations.length - 1);
+      const text = await cli(['db', 'status']);
+      expect(text.stdout).toContain(`${status.migrations.length - 1} applied, 1 pending`);
+      // Still pending: the status read applied nothing.
+      const [row] = rowsOf<{ n: number }>(await take((db) => db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`)));
+      expect(row?.n).toBe(status.migrations.length - 1);
+    } finally {
+      await take((db) => db.execute(sql`insert into drizzle.__drizzle_migrations (id, hash, created_at) values (${last!.id}, ${last!.hash}, ${last!.created_at})`));
+    }
+    expect((await cli(['db', 'status', '--json'])).json().data.pending).toBe(0);
   });
 });
