@@ -40,8 +40,18 @@ async function check(run: () => Promise<void>): Promise<Check> {
     await Promise.race([run(), timeout]);
     return { ok: true };
   } catch (e) {
-    return { ok: false, reason: e instanceof Error ? e.message : String(e) };
+    return { ok: false, reason: reasonOf(e) };
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * The driver's own words: drizzle wraps a failed query as "Failed query: <sql>" with the driver's
+ * error as its cause, and the SQL says nothing of why (the connection refused, closed, the
+ * database not accepting connections).
+ */
+function reasonOf(e: unknown): string {
+  const cause = e instanceof Error && e.cause instanceof Error ? e.cause : e;
+  return cause instanceof Error ? cause.message : String(cause);
 }

@@ -147,6 +147,8 @@ export const consoleLogger: Logger = {
 export { inMemoryDatabaseUrl };
 
 const contentChannel = 'cms_content_changed';
+/** Reconnects of the LISTEN connection this close together are one (one warning, one drop). */
+const reconnectBurstMs = 1_000;
 const keysChannel = 'cms_keys_changed';
 
 /**
@@ -224,6 +226,34 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
     ? await watchRevisions(db, revisionWatchMs, () => kept.followed || events.listenerCount('content-changed') > 0,
       anyChange, log)
     : null;
+  /**
+   * After the LISTEN connection came back: notices sent while it was down are lost, so everything
+   * kept is dropped, in every project. Reconnects that come in a burst (postgres.js re-listens once
+   * per queued attempt when the database takes connections again) are one warning and one drop,
+   * and a reconnect during the drop brings one more drop after it.
+   */
+  let dropping: Promise<void> | null = null;
+  let reconnectedAgain = false;
+  function afterReconnect(): void {
+    if (dropping) { reconnectedAgain = true; return; }
+    log.warn('LISTEN connection reconnected; dropping every cached answer');
+    dropping = (async () => {
+      do {
+        reconnectedAgain = false;
+        try {
+          for (const { id } of await db.select({ id: projects.id }).from(projects)) {
+            anyChange(id);
+            events.emit('keys-changed', id);
+          }
+        } catch (e) {
+          log.warn('could not list the projects after the LISTEN reconnect', { error: String(e) });
+        }
+        // A burst's reconnects land within moments of each other: they share this drop.
+        await new Promise((resolve) => setTimeout(resolve, reconnectBurstMs));
+      } while (reconnectedAgain);
+    })().finally(() => { dropping = null; });
+  }
+
   if (handle.driver === 'postgres') {
     // Other processes on the same database tell us about their writes, so caches stay exact.
     const offContent = await handle.listen(contentChannel, (payload) => {
@@ -231,16 +261,7 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
       // the third word (a change of the row, or an engine of an earlier version) drops it.
       const [projectId = '', from, what] = payload.split(' ');
       if (from !== instance) contentChanged(projectId, what !== contentOnly);
-    }, () => {
-      // Notices sent while the connection was down are lost: drop everything kept, in every project.
-      log.warn('LISTEN connection reconnected; dropping every cached answer');
-      db.select({ id: projects.id }).from(projects).then((rows) => {
-        for (const { id } of rows) {
-          anyChange(id);
-          events.emit('keys-changed', id);
-        }
-      }, (e: unknown) => log.warn('could not list the projects after the LISTEN reconnect', { error: String(e) }));
-    });
+    }, () => afterReconnect());
     const offKeys = await handle.listen(keysChannel, (projectId) => events.emit('keys-changed', projectId));
     unlisten = async () => { await offContent(); await offKeys(); };
   }
