@@ -177,13 +177,13 @@ function operationObject(route: RouteDef, operationIds: Set<string>, components:
     security: securityOf(route),
     responses: {
       [String(route.op?.status ?? route.doc?.status ?? 200)]: delivered(route, content),
+      ...(route.cachedRead?.single ? { 304: { description: 'Not modified: the `If-None-Match` sent holds the answer\'s ETag' } } : {}),
       default: { $ref: '#/components/responses/Error' },
     },
   };
   const parameters: Doc[] = params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
   parameters.push(...headerParameters(route));
   if (parameters.length) out.parameters = parameters;
-  if (route.cachedRead?.single) (out.responses as Doc)['304'] = { description: 'Not modified: the `If-None-Match` sent holds the answer\'s ETag' };
   const input = ['POST', 'PUT', 'PATCH'].includes(route.method) ? inputSchema(route, components) : null;
   const form = route.doc?.form;
   if (form) {

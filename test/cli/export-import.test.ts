@@ -141,6 +141,14 @@ describe(`cms export and cms import (PGlite → ${testDriver})`, { timeout: cliT
     expect(again.conflicts).toEqual([]);
     expect(Object.values(again.resources).every((c: any) => c.created === 0 && c.overwritten === 0)).toBe(true);
     expect(again.files).toEqual({ written: 0, present: 1 });
+
+    // Into a second project of the same database: every row's id is the first project's, so each
+    // is a conflict, versions included (they belong to the first project's pages), none unchanged.
+    ok(await dst(['projects', 'create', 'second']));
+    const other = ok(await dst(['--project', 'second', 'import', archiveA, '--json'])).json().data;
+    expect(other.resources['page-versions']).toMatchObject({ created: 0, unchanged: 0, conflicts: 1 });
+    expect(other.conflicts).toContainEqual({ resource: 'page-versions', id: expect.any(String), reason: expect.stringMatching(/^refers to pages .* which was not imported$/) });
+    expect(Object.values(other.resources).every((c: any) => c.unchanged === 0 && c.created === 0)).toBe(true);
   });
 
   it('into a project with content: differences and taken slugs are listed and skipped; --overwrite replaces rows of the same id', async () => {

@@ -61,8 +61,15 @@ export function registerTransfer(program: Command, state: ProgramState): void {
       // The archive is read and checked whole before the engine opens: a damaged one writes nothing.
       const archive = readArchive(resolve(io.cwd, file), archiveVersion);
       const { withEngine } = await import('../engine.js');
+      const { CmsError } = await import('../../core/errors.js');
       const report = await withEngine(g, io, (e) => e.runRequest('project.import', {
         project: archive.project, resources: archive.resources, files: archive.files, overwrite: opts.overwrite === true,
+      }).catch((err: unknown) => {
+        // Through a running server an archive is one request, and requests have a size limit.
+        if (e.mode === 'server' && err instanceof CmsError && err.code === 'PAYLOAD_TOO_LARGE') {
+          throw new CmsError('PAYLOAD_TOO_LARGE', `${err.message}: the archive goes through the running cms serve, which takes requests up to that size; stop the server and run the import again (nothing was imported)`);
+        }
+        throw err;
       }));
       printResult(io, g, report, (r) => [
         `Imported ${file} (from project ${archive.manifest.project.slug}, exported ${archive.manifest.exportedAt})`,

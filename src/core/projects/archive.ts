@@ -284,6 +284,10 @@ const importRows = defineOperation({
         }
         const owner = projectOf.get(id);
         if (def.omit.includes('projectId') && owner !== ctx.project.id) { conflict(id, 'the id belongs to another project'); continue; }
+        // A row that is there already under a referent that was not imported (a version of a page
+        // of another project) is that referent's, not this import's.
+        const stray = missingRef(row);
+        if (stray) { conflict(id, stray); continue; }
         ids.add(id);
         if (canonicalJson(old) === canonicalJson(row)) { counts.unchanged++; continue; }
         if (!input.overwrite) { conflict(id, 'exists with different content'); continue; }
