@@ -102,8 +102,17 @@ async function reachable(client: Sql, url: string): Promise<void> {
   }
 }
 
-const isPgErrorCode = (e: unknown, codes: string[]): boolean =>
-  typeof e === 'object' && e !== null && 'code' in e && typeof e.code === 'string' && codes.includes(e.code);
+/** Whether a PostgreSQL error has one of these codes, itself or as the cause drizzle wraps it in. */
+function isPgErrorCode(e: unknown, codes: string[]): boolean {
+  for (let cur = e, depth = 0; typeof cur === 'object' && cur !== null && depth < 3; cur = propertyOf(cur, 'cause'), depth++) {
+    const code = propertyOf(cur, 'code');
+    if (typeof code === 'string' && codes.includes(code)) return true;
+  }
+  return false;
+}
+
+/** A database no migration has run on yet: no `drizzle` schema, or not the table asked for. */
+export const isNotMigratedYet = (e: unknown): boolean => isPgErrorCode(e, ['3F000', '42P01']);
 
 export const isPostgresUrl = (url: string | undefined): url is string => !!url && /^postgres(ql)?:\/\//.test(url);
 
@@ -222,7 +231,7 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
         // A new database has no record of migrations yet (no such schema or table); any other
         // failure (no server, no such database) is told as it is.
         const applied = await client.unsafe(appliedQuery).then((rows) => rows[0], (e: unknown) => {
-          if (isPgErrorCode(e, ['3F000', '42P01'])) return undefined;
+          if (isNotMigratedYet(e)) return undefined;
           throw e;
         });
         if (upToDate(applied)) return;

@@ -2,8 +2,7 @@ import { count, sql } from 'drizzle-orm';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { databaseMigrationsFolder, type Db } from '../../db/client.js';
-import { propertyOf } from '../../lib/unknown-values.js';
+import { databaseMigrationsFolder, isNotMigratedYet, type Db } from '../../db/client.js';
 import { projects } from '../../db/schema/index.js';
 import { rowsOf } from '../../lib/rows.js';
 import { defineOperation } from '../operation.js';
@@ -18,12 +17,6 @@ export interface DbStatus {
   project: string;
 }
 
-/** A table or schema a database not yet migrated lacks. */
-const notMigratedYet = (e: unknown): boolean => {
-  const code = propertyOf(e, 'code') ?? propertyOf(propertyOf(e, 'cause'), 'code');
-  return code === '42P01' || code === '3F000';
-};
-
 /**
  * The database as it is: its server, the shipped migrations and which of them are applied, and
  * how many projects it holds. Read without applying anything (a database no migration has run on
@@ -33,13 +26,13 @@ export async function readDbStatus(db: Db, project: string): Promise<DbStatus> {
   const journal = journalSchema.parse(JSON.parse(readFileSync(join(databaseMigrationsFolder, 'meta', '_journal.json'), 'utf8')));
   const applied = await db.execute(sql`select created_at from drizzle.__drizzle_migrations order by created_at`)
     .then((r) => rowsOf<{ created_at: string | number }>(r), (e: unknown) => {
-      if (notMigratedYet(e)) return [];
+      if (isNotMigratedYet(e)) return [];
       throw e;
     });
   const appliedAt = new Set(applied.map((r) => Number(r.created_at)));
   const projectCount = await db.select({ n: count() }).from(projects)
     .then(([row]) => row?.n ?? 0, (e: unknown) => {
-      if (notMigratedYet(e)) return 0;
+      if (isNotMigratedYet(e)) return 0;
       throw e;
     });
   const version = rowsOf<{ v: string }>(await db.execute(sql`select version() as v`))[0]?.v ?? '';
