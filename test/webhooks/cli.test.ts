@@ -49,9 +49,9 @@ describe('cms webhooks', { timeout: cliTimeout }, () => {
     const list = await json(['webhooks', 'list']);
     expect(list).toEqual([expect.objectContaining({ id: hook.id, secret: `whsec_…${hook.secret.slice(-8)}` })]);
     expect((await json(['webhooks', 'get', hook.id])).secret).toBe(`whsec_…${hook.secret.slice(-8)}`);
-    // Custom header values (tokens) are masked like the secret.
-    expect(list[0].headers).toEqual({ 'X-Team': '…', Authorization: '…cret' });
-    expect((await json(['webhooks', 'get', hook.id])).headers).toEqual({ 'X-Team': '…', Authorization: '…cret' });
+    // Credential headers' values (tokens) are masked like the secret; other headers are shown as stored.
+    expect(list[0].headers).toEqual({ 'X-Team': 'web', Authorization: '…cret' });
+    expect((await json(['webhooks', 'get', hook.id])).headers).toEqual({ 'X-Team': 'web', Authorization: '…cret' });
     const human = await cli(['webhooks', 'list']);
     expect(human.stdout).toContain(hook.id);
     expect(human.stdout).not.toContain(hook.secret);

@@ -54,30 +54,31 @@ describe('webhook configuration', () => {
     await expect(t.run('webhooks.delete', { id: w.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
-  it('masks custom header values in list and get, and keeps a stored value sent back masked', async () => {
+  it('masks the values of credential headers in list and get, shows the others, and keeps a stored credential sent back masked', async () => {
     const token = 'Bearer tok_live_9f8e7d6c5b4a';
-    const w = await t.run('webhooks.create', { url: 'https://example.test/h', events: ['page.created'], headers: { Authorization: token, 'X-Team': 'web' } });
+    const headers = { Authorization: token, 'X-Team': 'web', 'X-Api-Key': 'short', Cookie: 'sid=0123456789abcdef', 'X-Environment': 'staging' };
+    const w = await t.run('webhooks.create', { url: 'https://example.test/h', events: ['page.created'], headers });
     // The caller has just sent them: shown whole.
-    expect(w.headers).toEqual({ Authorization: token, 'X-Team': 'web' });
-    // Long values keep their last 4 characters; short ones (under 12) are masked whole.
-    const masked = { Authorization: '…5b4a', 'X-Team': '…' };
-    expect((await t.run('webhooks.get', { id: w.id })).headers).toEqual(masked);
+    expect(w.headers).toEqual(headers);
+    // Credentials: long values keep their last 4 characters, short ones (under 12) are masked whole.
+    const shown = { Authorization: '…5b4a', 'X-Team': 'web', 'X-Api-Key': '…', Cookie: '…cdef', 'X-Environment': 'staging' };
+    expect((await t.run('webhooks.get', { id: w.id })).headers).toEqual(shown);
     const listed = (await t.run('webhooks.list', {})).find((x: { id: string }) => x.id === w.id);
-    expect(listed.headers).toEqual(masked);
+    expect(listed.headers).toEqual(shown);
     expect(JSON.stringify(await t.run('webhooks.list', {}))).not.toContain('tok_live');
 
-    // An edit form sends the masks back with one header changed and one added: the masked ones keep their values.
-    const u = await t.run('webhooks.update', { id: w.id, headers: { authorization: '…5b4a', 'X-Team': 'data', 'X-Env': 'production-eu-1' } });
-    expect(u.headers).toEqual({ authorization: '…5b4a', 'X-Team': 'data', 'X-Env': 'production-eu-1' });
+    // An edit form sends what it was shown back with one header changed and one added: the masked credentials keep their values.
+    const u = await t.run('webhooks.update', { id: w.id, headers: { authorization: '…5b4a', 'X-Api-Key': '…', 'X-Team': 'data', 'X-Env': 'production-eu-1' } });
+    expect(u.headers).toEqual({ authorization: '…5b4a', 'X-Api-Key': '…', 'X-Team': 'data', 'X-Env': 'production-eu-1' });
     const [row] = await t.cms.db.select({ headers: webhooks.headers }).from(webhooks).where(eq(webhooks.id, w.id));
-    expect(row!.headers).toEqual({ authorization: token, 'X-Team': 'data', 'X-Env': 'production-eu-1' });
+    expect(row!.headers).toEqual({ authorization: token, 'X-Api-Key': 'short', 'X-Team': 'data', 'X-Env': 'production-eu-1' });
 
-    // A mask with nothing stored to keep (a new name, or a mask of another value) is refused, not stored.
-    const err = await t.run('webhooks.update', { id: w.id, headers: { 'X-Other': '…5b4a' } }).catch((e: unknown) => e);
-    expect(err).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: 'headers.X-Other' }] });
-    await expect(t.run('webhooks.update', { id: w.id, headers: { 'X-Team': '…zzzz' } })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    // A credential's mask with nothing stored to keep (a new name, or a mask of another value) is refused, not stored.
+    const err = await t.run('webhooks.update', { id: w.id, headers: { 'X-Auth-Token': '…5b4a' } }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: 'headers.X-Auth-Token' }] });
+    await expect(t.run('webhooks.update', { id: w.id, headers: { Authorization: '…zzzz' } })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
     await expect(t.run('webhooks.create', { url: 'https://example.test/h2', events: ['page.created'], headers: { Authorization: '…' } })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
-    expect((await t.run('webhooks.get', { id: w.id })).headers).toEqual({ authorization: '…5b4a', 'X-Team': '…', 'X-Env': '…eu-1' });
+    expect((await t.run('webhooks.get', { id: w.id })).headers).toEqual({ authorization: '…5b4a', 'X-Api-Key': '…', 'X-Team': 'data', 'X-Env': 'production-eu-1' });
   });
 
   it('regenerates the secret and keeps the old one for 24 hours', async () => {

@@ -6,7 +6,7 @@ import type { Access } from '../operation.js';
 import { CmsError } from '../errors.js';
 import { defineOperation } from '../operation.js';
 import {
-  generateSecret, looksMasked, maskHeaderValue, previousSecretLifetimeMs, toWebhookView, webhookEvents, webhookHeaders, webhookUrl, type WebhookView,
+  generateSecret, isCredentialHeader, looksMasked, maskHeaderValue, previousSecretLifetimeMs, toWebhookView, webhookEvents, webhookHeaders, webhookUrl, type WebhookView,
 } from './schemas.js';
 
 /** Webhooks are developer work (the developer role or higher); API keys never manage them. */
@@ -28,8 +28,8 @@ const maskedValueError = (name: string) => new CmsError('VALIDATION_FAILED', `He
 ]);
 
 /**
- * The custom headers to store from those an update sends: a value sent back exactly as list and
- * get show it masked keeps the stored value of that header (so an edit form that round-trips
+ * The custom headers to store from those an update sends: a credential header's value sent back
+ * exactly as list and get show it masked keeps the stored value of that header (so an edit form that round-trips
  * the masks never overwrites a token with its mask). Answers the headers and the names whose
  * values the caller sent in clear.
  */
@@ -39,9 +39,10 @@ function mergeHeaders(stored: Record<string, string>, sent: Record<string, strin
   const sentInClear = new Set<string>();
   for (const [name, value] of Object.entries(sent)) {
     const current = storedByName.get(name.toLowerCase());
-    if (current !== undefined && value === maskHeaderValue(current)) {
+    const credential = isCredentialHeader(name);
+    if (credential && current !== undefined && value === maskHeaderValue(current)) {
       headers[name] = current;
-    } else if (looksMasked(value)) {
+    } else if (credential && looksMasked(value)) {
       throw maskedValueError(name);
     } else {
       headers[name] = value;
@@ -62,7 +63,7 @@ export const createWebhook = defineOperation({
   access: webhookAccess,
   write: true,
   async run(ctx, input): Promise<WebhookView> {
-    for (const [name, value] of Object.entries(input.headers ?? {})) if (looksMasked(value)) throw maskedValueError(name);
+    for (const [name, value] of Object.entries(input.headers ?? {})) if (isCredentialHeader(name) && looksMasked(value)) throw maskedValueError(name);
     const now = ctx.clock.now();
     const [row] = await ctx.db.insert(webhooks).values({
       projectId: ctx.project.id,

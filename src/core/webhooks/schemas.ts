@@ -11,8 +11,16 @@ export const generateSecret = (): string => `whsec_${randomBytes(32).toString('b
 export const maskSecret = (secret: string): string => `whsec_…${secret.slice(-8)}`;
 
 /**
- * Custom header values (where tokens go) in list and get answers: `…` and the last 4 characters,
- * or `…` alone for a value shorter than 12, whose last 4 would give away too much of it.
+ * A custom header whose name says it carries a credential (Authorization, Cookie, X-Api-Key,
+ * X-Auth-Token, a secret, a password, a signature, a session): its value is masked in list and get
+ * answers. Other headers (X-Team, X-Environment) are configuration, shown as stored.
+ */
+const credentialName = /auth|cookie|token|secret|passw|key|credential|signature|session/i;
+export const isCredentialHeader = (name: string): boolean => credentialName.test(name);
+
+/**
+ * A credential header's value in list and get answers: `…` and the last 4 characters, or `…`
+ * alone for a value shorter than 12, whose last 4 would give away too much of it.
  */
 export const maskHeaderValue = (value: string): string => (value.length < 12 ? '…' : `…${value.slice(-4)}`);
 
@@ -93,7 +101,7 @@ export interface WebhookView {
   id: string;
   url: string;
   events: string[];
-  /** Values masked (maskHeaderValue), except those the caller just sent (create, update). */
+  /** Credential headers' values masked (maskHeaderValue), except those the caller just sent (create, update). */
   headers: Record<string, string>;
   active: boolean;
   /** Masked (`whsec_…` + last 8), except in the answers of create and regenerate-secret. */
@@ -114,7 +122,7 @@ export const toWebhookView = (row: typeof webhooks.$inferSelect, now: Date, opti
   url: row.url,
   events: row.events,
   headers: Object.fromEntries(Object.entries(row.headers)
-    .map(([name, value]) => [name, options.revealHeaders?.has(name) ? value : maskHeaderValue(value)])),
+    .map(([name, value]) => [name, options.revealHeaders?.has(name) || !isCredentialHeader(name) ? value : maskHeaderValue(value)])),
   active: row.active,
   secret: options.revealSecret ? row.secret : maskSecret(row.secret),
   previousSecretExpiresAt: row.previousSecret && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now
