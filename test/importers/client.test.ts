@@ -45,11 +45,14 @@ describe('ButterCMS source client', () => {
       }
     });
 
-    it('follows meta.next_page until it is null', () => {
-      const pagesOf = (path: string) => apiRequests(butter).filter((r) => r.path === path).map((r) => r.query.page);
-      expect(pagesOf('/v2/content/products/')).toEqual(['1', '2']);
-      expect(pagesOf('/v2/posts/')).toEqual(['1', '2', '3']);
-      expect(pagesOf('/v2/pages/landing-page/')).toEqual(['1']);
+    it('follows meta.next_page until it is null, reading each list plainly and then with preview=1 (drafts)', () => {
+      const pagesOf = (path: string, preview: boolean) => apiRequests(butter)
+        .filter((r) => r.path === path && (r.query.preview === '1') === preview).map((r) => r.query.page);
+      for (const preview of [false, true]) {
+        expect(pagesOf('/v2/content/products/', preview)).toEqual(['1', '2']);
+        expect(pagesOf('/v2/posts/', preview)).toEqual(['1', '2', '3']);
+        expect(pagesOf('/v2/pages/landing-page/', preview)).toEqual(['1']);
+      }
       expect(source.collections.get('products')).toHaveLength(expectedCounts.collections.products);
       expect(source.posts).toHaveLength(expectedCounts.posts);
     });

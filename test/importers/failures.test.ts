@@ -91,9 +91,9 @@ describe('migration failures, pauses and states', () => {
   });
 
   it('a source failure mid-way fails it; what was imported stays, and it cannot be started again', async () => {
-    // The 8 requests that read the pages and collections succeed; reading the blog (after the
-    // schema, media, items and pages are in) meets a 500.
-    const b = await fake({ mode: 'fail-midway', failAfterRequests: 8 });
+    // The 16 requests that read the pages and collections (each list plainly, then with
+    // preview=1) succeed; reading the blog (after the schema, media, items and pages are in) meets a 500.
+    const b = await fake({ mode: 'fail-midway', failAfterRequests: 16 });
     const before = await h.contentCounts();
     const m = await h.migrate(b, 'full');
     expect(m.status).toBe('failed');

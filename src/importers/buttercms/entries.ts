@@ -6,7 +6,7 @@ import { convertFields, type ConvertContext } from './convert.js';
 import { fieldsOfItem, isHtml, isPlainObject } from './infer.js';
 import { humanize, makeUnique, toSlug } from './names.js';
 import type { ImportPlan, PlannedType } from './plan.js';
-import type { SourceItem, SourcePage } from './source.js';
+import type { SourceData, SourceItem, SourcePage } from './source.js';
 import type { LocaleLookup } from './locales.js';
 import type { ImportWarning, ReferenceKind } from './types.js';
 import { cutText } from '../../lib/cut-text.js';
@@ -23,6 +23,8 @@ export interface PreparedEntry {
   slug: string;
   /** Converted content, references as placeholders. */
   content: Record<string, unknown>;
+  /** A published entry's newer draft in the source (converted the same way), saved over it after. */
+  draftContent?: Record<string, unknown> | undefined;
   seo?: Record<string, unknown> | undefined;
   status: 'draft' | 'published';
   publishedAt?: string | undefined;
@@ -264,7 +266,9 @@ function otherLocales(
 
 const hasAnyRef = (content: Record<string, unknown>, more: Pick<PreparedEntry, 'locales'>) => containsRef(content) || containsRef(more.locales ?? {});
 
-export function prepareItems(key: string, items: readonly SourceItem[], ctx: PrepareContext, warnings: ImportWarning[]): PreparedEntry[] {
+export function prepareItems(
+  key: string, items: readonly SourceItem[], ctx: PrepareContext, warnings: ImportWarning[], drafts: SourceData['itemDrafts'],
+): PreparedEntry[] {
   const type = ctx.plan.collectionOf(key);
   if (!type) return [];
   const slugs = new Set<string>();
@@ -276,13 +280,17 @@ export function prepareItems(key: string, items: readonly SourceItem[], ctx: Pre
     const content = convert(fields, type, ctx, where, warnings);
     const name = itemName(fields, type, id);
     const more = otherLocales(type, ctx, where, warnings, (code) => l?.lookup.item(code, key, item), false);
+    // What the source serves without `preview` is published; what only its preview serves, a draft.
+    const draftOnly = drafts.draftOnly.has(id);
+    const edit = drafts.edits.get(id);
     return {
       key: refKey('collectionItem', id),
       typeSlug: type.slug,
       name,
       slug: makeUnique(clip(toSlug(name, `item-${id}`), 200).replace(/-+$/, ''), slugs, '-'),
       content,
-      status: 'published' as const,
+      ...(edit && !draftOnly ? { draftContent: convert(fieldsOfItem(edit), type, ctx, `${where} (draft)`, warnings) } : {}),
+      status: draftOnly ? 'draft' as const : 'published' as const,
       hasRefs: hasAnyRef(content, more),
       ...more,
     };
@@ -311,6 +319,7 @@ export function preparePages(pages: readonly SourcePage[], ctx: PrepareContext, 
       name: clip(page.name.trim() || page.slug, 255),
       slug: makeUnique(clip(toSlug(page.slug, 'page'), 200).replace(/-+$/, ''), slugs, '-'),
       content,
+      ...(page.draftFields && !draft ? { draftContent: convert(page.draftFields, type, ctx, `${where} (draft)`, warnings) } : {}),
       seo: pageSeo(base.fields),
       status: draft ? 'draft' : 'published',
       publishedAt: draft ? undefined : validTime(page.published),

@@ -66,16 +66,17 @@ export function planImport(source: SourceData, options: PlanOptions = {}): Impor
   const variants = source.variants ?? [];
   const groups: SampleGroup[] = [];
   for (const type of typesInOrder) {
-    const samples = [source.pages, ...variants.map((v) => v.pages)].flatMap((list) => list.filter((p) => p.page_type === type).map((p) => p.fields));
+    const samples = [source.pages, ...variants.map((v) => v.pages)].flatMap((list) => list.filter((p) => p.page_type === type).flatMap((p) => [p.fields, ...(p.draftFields ? [p.draftFields] : [])]));
     groups.push({ id: pageGroup(slugOfType.get(type)!), kind: 'page', samples });
   }
   for (const page of source.pages) {
     if (page.page_type !== null) continue;
-    const samples = [page.fields, ...variants.flatMap((v) => v.pages.filter((p) => p.page_type === null && p.slug === page.slug).map((p) => p.fields))];
+    const samples = [page.fields, ...(page.draftFields ? [page.draftFields] : []), ...variants.flatMap((v) => v.pages.filter((p) => p.page_type === null && p.slug === page.slug).map((p) => p.fields))];
     groups.push({ id: pageGroup(slugOfSingle.get(page.slug)!), kind: 'page', samples });
   }
   for (const [key, items] of source.collections) {
-    const samples = [...items, ...variants.flatMap((v) => v.collections.get(key) ?? [])];
+    const drafts = items.flatMap((i) => source.itemDrafts.edits.get(String(i.meta.id)) ?? []);
+    const samples = [...items, ...drafts, ...variants.flatMap((v) => v.collections.get(key) ?? [])];
     groups.push({ id: collectionGroup(key), kind: 'collection', samples });
   }
 

@@ -19,7 +19,7 @@ import { importBlog, blogMediaUrls } from './blog.js';
 import { createButterClient, normaliseApiUrl, SourceRequestError, type ButterClient } from './client.js';
 import { collectMediaUrls } from './convert.js';
 import { containsRef, orderForCreation, preparePages, prepareItems, refTargets, resolveRefs, stripRefs, type PrepareContext, type PreparedEntry } from './entries.js';
-import { isMediaUrl } from './infer.js';
+import { isMediaUrl, isPlainObject } from './infer.js';
 import { asLocaleFailure, decideLocales, describeLocalized, localeLookup, LocaleRefused, markLocalized, readOtherLocales, type LocaleDecision, type LocaleLookup } from './locales.js';
 import { mergeWithExisting, planImport, type ExistingSchema, type ImportPlan, type MergeResult, type PlannedType, type SchemaKind } from './plan.js';
 import { readBlog, readSource, type ReadProgress, type SourceData } from './source.js';
@@ -154,7 +154,7 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
       const ctx: PrepareContext = {
         plan, mediaIdForUrl: () => 'dry-run', fileUrlFor: () => null, willExist: knownEntities(source), locales: prepareLocales(decision, lookup),
       };
-      for (const [key, items] of source.collections) prepareItems(key, items, ctx, conversionWarnings);
+      for (const [key, items] of source.collections) prepareItems(key, items, ctx, conversionWarnings, source.itemDrafts);
       preparePages(source.pages, ctx, conversionWarnings);
     }
     const problems = [...merge.conflicts, ...issues];
@@ -222,12 +222,15 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
     // Awaited below; a failure meanwhile is reported there, not as an unhandled rejection.
     blogAhead?.catch(() => {});
     const itemWarnings: ImportWarning[] = [];
-    const items = await createAll('item', [...source.collections].flatMap(([key, list]) => prepareItems(key, list, prepare, itemWarnings)),
+    const items = await createAll('item', [...source.collections].flatMap(([key, list]) => prepareItems(key, list, prepare, itemWarnings, source.itemDrafts)),
       itemWarnings, ids, steps);
     const pageWarnings: ImportWarning[] = [];
     const pages = await createAll('page', preparePages(source.pages, prepare, pageWarnings), pageWarnings, ids, steps);
     await finishAll('item', items, ids, steps);
     await finishAll('page', pages, ids, steps);
+    // Published entries whose source has a newer draft: that draft, over what is published.
+    await saveDrafts('item', items, ids, steps);
+    await saveDrafts('page', pages, ids, steps);
 
     // ---- the blog: read now, its files, then categories, tags, authors (matched against what
     // exists) and posts (always fresh).
@@ -355,8 +358,9 @@ function knownEntities(source: SourceData): (key: string) => boolean {
 
 function collectAllMediaUrls(source: SourceData, hosts: readonly string[]): string[] {
   const urls = new Set<string>();
-  for (const page of source.pages) for (const u of collectMediaUrls(page.fields, hosts)) urls.add(u);
+  for (const page of source.pages) for (const u of collectMediaUrls([page.fields, page.draftFields ?? {}], hosts)) urls.add(u);
   for (const items of source.collections.values()) for (const u of collectMediaUrls(items, hosts)) urls.add(u);
+  for (const u of collectMediaUrls([...source.itemDrafts.edits.values()], hosts)) urls.add(u);
   for (const v of source.variants ?? []) {
     for (const page of v.pages) for (const u of collectMediaUrls(page.fields, hosts)) urls.add(u);
     for (const items of v.collections.values()) for (const u of collectMediaUrls(items, hosts)) urls.add(u);
@@ -555,6 +559,31 @@ async function finishAll(kind: 'item' | 'page', entries: PreparedEntry[], ids: M
     }
     if (result.localesLeftOut?.length) {
       await steps.record({ logs: result.localesLeftOut.map((l): MigrationLogLine => ({ level: 'warning', message: `${kind} ${l.id}: ${l.reason}` })) });
+    }
+  }
+}
+
+/**
+ * Pass three: the source's draft of a published entry, where it differs from what is published,
+ * saved as the entry's draft (its published content stays; publishing it later takes the draft live).
+ */
+async function saveDrafts(kind: 'item' | 'page', entries: PreparedEntry[], ids: Map<string, string>, steps: MigrationSteps): Promise<void> {
+  const pending = entries.filter((e) => e.draftContent && ids.has(e.key));
+  const phase = kind === 'item' ? 'collectionItemDrafts' : 'pageDrafts';
+  if (pending.length === 0) return;
+  await steps.record({ progress: { phase, done: 0, total: pending.length } });
+  for (let start = 0; start < pending.length; start += entryBatchSize) {
+    const batch = pending.slice(start, start + entryBatchSize);
+    const warnings: ImportWarning[] = [];
+    const result = await steps.finish({
+      entryKind: kind,
+      entries: batch.map((e) => {
+        const fields = resolveRefs(e.draftContent, (key) => ids.get(key), `${e.key} (draft)`, warnings);
+        return { id: ids.get(e.key)!, fields: isPlainObject(fields) ? fields : {}, publish: false };
+      }),
+    }, { progress: { phase, done: start + batch.length, total: pending.length }, logs: toLogLines(warnings) });
+    if (result.skipped.length) {
+      await steps.record({ logs: result.skipped.map((s): MigrationLogLine => ({ level: 'error', message: `${kind} ${s.id}: its source draft was not saved: ${s.reason}`, data: { code: s.code, details: s.details } })) });
     }
   }
 }

@@ -6,6 +6,7 @@
 // Pages and collections are read with `levels=1`: every reference then arrives as a reference URI
 // that names its collection or page type, so each one can be told apart and followed.
 
+import { canonicalJson } from '../../lib/canonical-json.js';
 import { SourceRequestError, sourcePageSizes, type ButterClient } from './client.js';
 import { isCollectionItemObject, isPageObject, isPlainObject, referenceTargetOf } from './infer.js';
 import type { ImportWarning } from './types.js';
@@ -19,6 +20,11 @@ export interface SourcePage {
   /** `published`, `draft` or `scheduled` when the source says (newer API versions). */
   status: string | null;
   fields: Record<string, unknown>;
+  /**
+   * The source's draft of a published page, where it differs from what is published (read with
+   * `preview=1`): imported as the entry's draft, beside its published content.
+   */
+  draftFields?: Record<string, unknown> | undefined;
 }
 
 /** A collection item as delivered: its fields at the top level plus `meta: { id }`. */
@@ -80,6 +86,11 @@ export interface SourceData {
   collectionKeys: Discovery;
   /** Collection item ids referenced by embedded objects whose collection was never read. */
   unknownItemIds: string[];
+  /**
+   * Items the source has only as drafts (served with `preview=1` alone; they are in `collections`
+   * too), and the drafts of published items that differ from what is published, by item id.
+   */
+  itemDrafts: { draftOnly: Set<string>; edits: Map<string, SourceItem> };
   warnings: ImportWarning[];
   /**
    * With `--locales`: the same pages and collections read in each other listed locale (the
@@ -209,6 +220,7 @@ export async function readSource(client: ButterClient, options: ReadSourceOption
     pageTypes: { configured: [...new Set(options.pageTypes ?? [])], discovered: [], missing: [] },
     collectionKeys: { configured: [...new Set(options.collections ?? [])], discovered: [], missing: [] },
     unknownItemIds: [],
+    itemDrafts: { draftOnly: new Set(), edits: new Map() },
     warnings,
   };
   const queue: Task[] = [
@@ -259,13 +271,41 @@ export async function readSource(client: ButterClient, options: ReadSourceOption
   };
 
   const contentQuery = { levels: 1, ...(options.locale !== undefined ? { locale: options.locale } : {}) };
-  const readPages = async (path: string, what: string): Promise<SourcePage[]> => {
-    const raw = await client.list(path, contentQuery, sourcePageSizes.pages, dataArray, progress);
+  // ButterCMS serves drafts only with `preview=1` (published entries then come as their latest
+  // draft): every list is read both ways, and what only the preview has, or has otherwise, is a draft.
+  const previewQuery = { ...contentQuery, preview: 1 };
+  /** A list read, or null where the source answers 404 (ButterCMS's answer for "none"). */
+  const listOrNone = async (path: string, query: Record<string, string | number>, size: number, pick: (body: unknown) => unknown[]): Promise<unknown[] | null> => {
+    try {
+      return await client.list(path, query, size, pick, progress);
+    } catch (e) {
+      if (e instanceof SourceRequestError && e.failure === 'not-found') return null;
+      throw e;
+    }
+  };
+  const toPages = (raw: unknown[], what: string): SourcePage[] => {
     const pages: SourcePage[] = [];
     for (const v of raw) {
       const page = toPage(v);
       if (page) pages.push(page);
       else warnings.push({ level: 'warning', message: `${what}: skipped an entry that is not a page (no slug)` });
+    }
+    return pages;
+  };
+  /** Published pages, then the drafts: pages only the preview has (as drafts), and drafts of published pages that differ. */
+  const readPages = async (path: string, what: string): Promise<SourcePage[] | null> => {
+    const published = await listOrNone(path, contentQuery, sourcePageSizes.pages, dataArray);
+    const preview = await listOrNone(path, previewQuery, sourcePageSizes.pages, dataArray);
+    if (published === null && preview === null) return null;
+    const pages = toPages(published ?? [], what);
+    const bySlug = new Map(pages.map((p) => [p.slug, p]));
+    for (const draft of toPages(preview ?? [], `${what} (drafts)`)) {
+      const page = bySlug.get(draft.slug);
+      if (!page) {
+        pages.push({ ...draft, status: 'draft', published: null });
+      } else if (canonicalJson(draft.fields) !== canonicalJson(page.fields)) {
+        page.draftFields = draft.fields;
+      }
     }
     return pages;
   };
@@ -287,35 +327,62 @@ export async function readSource(client: ButterClient, options: ReadSourceOption
       switch (task.kind) {
         case 'singles': {
           const pages = await readPages('/pages/*/', 'single pages');
+          if (pages === null) { markMissing(task); break; }
           for (const p of pages) p.page_type = null;
           data.pages.push(...pages);
-          pages.forEach((p) => scan(p.fields));
+          pages.forEach((p) => { scan(p.fields); scan(p.draftFields); });
           break;
         }
         case 'pageType': {
-          const pages = await readPages(`/pages/${encodeURIComponent(task.type)}/`, `page type ${task.type}`);
+          const pages = await readPages(`/pages/${encodeURIComponent(task.type)}/`, `page type ${task.type}`) ?? [];
           for (const p of pages) p.page_type ??= task.type;
           data.pages.push(...pages);
-          pages.forEach((p) => scan(p.fields));
+          pages.forEach((p) => { scan(p.fields); scan(p.draftFields); });
           if (pages.length === 0) markMissing(task);
           break;
         }
         case 'collection': {
-          const raw = await client.list(`/content/${encodeURIComponent(task.key)}/`, contentQuery, sourcePageSizes.collections,
-            collectionArray(task.key), progress);
-          const items = raw.filter((v): v is SourceItem => isCollectionItemObject(v));
-          if (items.length < raw.length) {
-            warnings.push({ level: 'warning', message: `collection ${task.key}: skipped ${raw.length - items.length} entries without meta.id` });
+          const path = `/content/${encodeURIComponent(task.key)}/`;
+          const published = await listOrNone(path, contentQuery, sourcePageSizes.collections, collectionArray(task.key));
+          const preview = await listOrNone(path, previewQuery, sourcePageSizes.collections, collectionArray(task.key));
+          if (published === null && preview === null) { markMissing(task); break; }
+          const withId = (raw: unknown[], what: string): SourceItem[] => {
+            const items = raw.filter((v): v is SourceItem => isCollectionItemObject(v));
+            if (items.length < raw.length) {
+              warnings.push({ level: 'warning', message: `collection ${task.key}${what}: skipped ${raw.length - items.length} entries without meta.id` });
+            }
+            return items;
+          };
+          const items = withId(published ?? [], '');
+          const byId = new Map(items.map((i) => [String(i.meta.id), i]));
+          for (const draft of withId(preview ?? [], ' (drafts)')) {
+            const id = String(draft.meta.id);
+            const item = byId.get(id);
+            if (!item) {
+              items.push(draft);
+              data.itemDrafts.draftOnly.add(id);
+            } else if (canonicalJson(draft) !== canonicalJson(item)) {
+              data.itemDrafts.edits.set(id, draft);
+            }
           }
           data.collections.set(task.key, items);
           items.forEach(scan);
+          data.itemDrafts.edits.forEach(scan);
           break;
         }
         case 'posts': {
-          const raw = await client.list('/posts/', {}, sourcePageSizes.posts, dataArray, progress);
-          for (const v of raw) {
+          const published = await listOrNone('/posts/', {}, sourcePageSizes.posts, dataArray);
+          const preview = await listOrNone('/posts/', { preview: 1 }, sourcePageSizes.posts, dataArray);
+          if (published === null && preview === null) { markMissing(task); break; }
+          for (const v of published ?? []) {
             const post = toPost(v);
             if (post) data.posts.push(post);
+          }
+          // Posts carry their status; those only the preview serves are drafts, whatever they say.
+          const slugs = new Set(data.posts.map((p) => p.slug));
+          for (const v of preview ?? []) {
+            const post = toPost(v);
+            if (post && !slugs.has(post.slug)) data.posts.push({ ...post, status: post.status === 'published' ? 'draft' : post.status });
           }
           break;
         }

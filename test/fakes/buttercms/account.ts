@@ -53,7 +53,7 @@ export interface FakeTerm {
 }
 
 export interface FakePost {
-  status: 'published';
+  status: 'published' | 'draft';
   created: string;
   updated: string;
   published: string;
@@ -99,6 +99,20 @@ export interface FakeAccount {
    * `locale` gets the first (the default); a locale the account lacks is a 400.
    */
   locales?: FakeLocales;
+  /** Drafts, served only to reads with `preview=1` (or `test=1`), as ButterCMS does. */
+  drafts?: FakeDrafts;
+}
+
+/**
+ * What only a preview read sees: entries that exist only as drafts, and the latest drafts of
+ * published ones (top-level field values over the published ones).
+ */
+export interface FakeDrafts {
+  pages?: FakePage[];
+  pageEdits?: Record<string, RawObject>;
+  items?: Record<string, FakeItem[]>;
+  itemEdits?: Record<number, RawObject>;
+  posts?: FakePost[];
 }
 
 /** Localized content: the default locale's values are the entries' `fields`; each other locale overrides some. */

@@ -4,7 +4,7 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createFakeAccount, type FakeAccount, type FakeItem, type FakePage, type FakePost } from './account.js';
+import { createFakeAccount, type FakeAccount, type FakeItem, type FakePage, type FakePost, type RawObject } from './account.js';
 import { createRenderer, renderAuthor, renderPost, type Json, type RenderOptions } from './render.js';
 
 export type FakeButterMode = 'normal' | 'fail-midway' | 'slow' | 'bad-token' | 'rate-limited';
@@ -171,7 +171,25 @@ function inLocale(account: FakeAccount, query: Record<string, string>): FakeAcco
   };
 }
 
-function routeApi(account: FakeAccount, segments: string[], query: Record<string, string>): Reply {
+/** The account as a preview read (`preview=1`, or the legacy `test=1`) sees it: drafts included. */
+function inPreview(account: FakeAccount, query: Record<string, string>): FakeAccount {
+  const drafts = account.drafts;
+  if (!drafts || (query.preview !== '1' && query.test !== '1')) return account;
+  const edited = <T extends { fields: RawObject }>(entry: T, edit: RawObject | undefined): T => (edit ? { ...entry, fields: { ...entry.fields, ...edit } } : entry);
+  const collections: Record<string, FakeItem[]> = {};
+  for (const key of new Set([...Object.keys(account.collections), ...Object.keys(drafts.items ?? {})])) {
+    collections[key] = [...(account.collections[key] ?? []).map((i) => edited(i, drafts.itemEdits?.[i.id])), ...(drafts.items?.[key] ?? [])];
+  }
+  return {
+    ...account,
+    pages: [...account.pages.map((p) => edited(p, drafts.pageEdits?.[p.slug])), ...(drafts.pages ?? [])],
+    collections,
+    posts: [...account.posts, ...(drafts.posts ?? [])],
+  };
+}
+
+function routeApi(whole: FakeAccount, segments: string[], query: Record<string, string>): Reply {
+  const account = inPreview(whole, query);
   const [resource, ...rest] = segments;
   switch (resource) {
     case 'pages':
