@@ -67,7 +67,10 @@ export const modeLabel = (m: string) => modes.find((x) => x.value === m)?.label 
 const phaseLabels: Record<string, string> = {
   pending: 'Waiting to start', mapping: 'Reading the source', mappingLocales: 'Reading other locales',
   validating: 'Checking against the project schema', schema: 'Writing the schema', media: 'Downloading media',
-  collectionItems: 'Writing collection items', pages: 'Writing pages', blogRead: 'Reading the blog',
+  collectionItems: 'Writing collection items', pages: 'Writing pages',
+  collectionItemReferences: 'Linking collection items', pageReferences: 'Linking pages',
+  collectionItemDrafts: 'Saving collection item drafts', pageDrafts: 'Saving page drafts',
+  blogRead: 'Reading the blog', blogMedia: 'Downloading blog media',
   blogTerms: 'Writing blog categories and tags', blogAuthors: 'Writing blog authors', blogPosts: 'Writing blog posts',
   done: 'Done',
 };
