@@ -25,13 +25,16 @@ export async function dev(config: CmsConfig, io: Io, globals: GlobalOptions, opt
     // CLI commands run meanwhile go through this server's bridge (plain http only: they would not trust the self-signed certificate).
     bridge: !options.https,
     async listen(cms, cliToken) {
-      const { createRequestHandler } = await import('../http/node-server.js');
+      const { createRequestHandler, listenError } = await import('../http/node-server.js');
       const { handler } = createRequestHandler(cms, { cliToken });
       const { listen } = await import('listhen');
+      // The port asked for, or an error as `cms serve` gives one: listhen would otherwise move to
+      // a free port between 3000 and 3100, and say so on standard output (the --json document's).
+      const port = config.port === 0 ? 0 : { port: config.port, alternativePortRange: [config.port, config.port] as [number, number], random: false, verbose: false };
       const listener = await listen((req, res) => { void handler(req, res); }, {
-        port: config.port, hostname: config.host, https: options.https, open: options.open,
+        port, hostname: config.host, https: options.https, open: options.open,
         showURL: false, qr: false, autoClose: false, public: false,
-      });
+      }).catch(async (e: unknown) => { throw listenError(await whyNotListening(config.port, config.host) ?? e, config.port, config.host); });
       return { url: listener.url.replace(/\/+$/, ''), close: () => listener.close() };
     },
     async started(cms, url, cleanup) {
@@ -53,6 +56,16 @@ export async function dev(config: CmsConfig, io: Io, globals: GlobalOptions, opt
         ].join('\n'));
       }
     },
+  });
+}
+
+/** The error listening on the port gives (listhen's own says only that it found no port), or null if it can now. */
+async function whyNotListening(port: number, host: string): Promise<unknown> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', resolve);
+    probe.listen(port, host, () => probe.close(() => resolve(null)));
   });
 }
 

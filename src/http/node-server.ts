@@ -119,7 +119,8 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 /** The `code` of a Node system error (`EADDRINUSE`), if the value is one. */
 const errorCode = (e: unknown): unknown => (e instanceof Error && 'code' in e ? e.code : undefined);
 
-function listenError(e: unknown, port: number, host: string): Error {
+/** A failed listen in the words of `cms serve` (and `cms dev`): address in use, no permission, not an address here. */
+export function listenError(e: unknown, port: number, host: string): Error {
   const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
   const choose = 'choose another port with --port <n> (or PORT, or server.port in cms.config.json), or --port 0 for any free port';
   switch (errorCode(e)) {

@@ -118,4 +118,18 @@ describe(`cms dev (${testDriver})`, { timeout: cliTimeout }, () => {
     }
     expect(existsSync(join(dir, '.cms', 'server.json'))).toBe(false);
   });
+
+  it('a taken port is an error, as for cms serve, never another port, and --json stays one document', async () => {
+    const { createServer } = await import('node:net');
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address() as { port: number };
+    try {
+      const run = await runCli(['dev', '--port', String(port), '--json'], { cwd: dir, env: env(), timeoutMs: cliTimeout });
+      expect(run.code).toBe(1);
+      expect(run.json().error).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining(`Address in use: 127.0.0.1:${port} is already taken by another process`) });
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
+  });
 });

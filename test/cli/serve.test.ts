@@ -191,6 +191,23 @@ describe('cms serve', { timeout: cliTimeout }, () => {
     });
   });
 
+  it('cms stop ends the server of this folder (requests in flight finish) and waits for it; with none running it says so', async () => {
+    const server = await startCliServer([], { cwd: dir, env: embedded });
+    const stopped = await cli(['stop', '--json']);
+    expect(stopped.code, stopped.stderr).toBe(0);
+    expect(stopped.json().data).toEqual({ stopped: true, pid: server.pid, url: server.url });
+    // Ended by the time `cms stop` returned: gone, its files removed, with its own clean exit.
+    expect(() => process.kill(server.pid, 0)).toThrow();
+    expect(existsSync(dataFile('server.json'))).toBe(false);
+    const ended = await server.stop();
+    expect(ended.code).toBe(0);
+    expect(ended.stderr).toContain('Shutting down');
+    const again = await cli(['stop']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/^No cms serve is running on .*\.cms/);
+    expect((await cli(['stop', '--timeout', '0'])).code).toBe(2);
+  });
+
   it('CMS_DATA_DIR points the CLI at another data folder', async () => {
     const copy = join(root, 'copy-of-data');
     cpSync(join(dir, '.cms'), copy, { recursive: true });

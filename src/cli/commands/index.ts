@@ -13,7 +13,7 @@ import { registerKeys } from './keys.js';
 import { registerLocales } from './locales.js';
 import { registerProjects } from './projects.js';
 import { registerSchema } from './schema.js';
-import { registerServe } from './serve.js';
+import { registerServe, registerStop } from './serve.js';
 import { registerOpenApi } from './openapi.js';
 import { registerTransfer } from './transfer.js';
 import { registerTypes } from './types.js';
@@ -23,6 +23,7 @@ import { registerUsers } from './users.js';
 export function registerCommands(program: Command, state: ProgramState): void {
   registerInit(program, state);
   registerServe(program, state);
+  registerStop(program, state);
   registerDev(program, state);
   registerSchema(program, state);
   registerTypes(program, state);
