@@ -6,6 +6,14 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
   const { cliVersion } = await import('../dist/cli/version.js');
   process.stdout.write(`${cliVersion()}\n`);
 } else {
+  // A reader that stops early (`cms openapi | head`) closes the pipe: the rest is not wanted, and
+  // that is no failure (no stack trace). Other errors of standard output stay errors.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e) => {
+      if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw e;
+    });
+  }
   const { run, isShortCommand } = await import('../dist/cli-bundle/main.js');
   // Set before PGlite compiles its WebAssembly (when the command opens the database).
   if (isShortCommand(process.argv)) (await import('node:v8')).setFlagsFromString('--liftoff-only');

@@ -67,13 +67,16 @@ function withoutPathMembers(schema: JsonSchema, params: string[]): JsonSchema {
 }
 
 /**
- * Who may call a route. Keys go in `X-API-Key` (a preview key also in `X-Preview-Key`); the query
+ * Who may call a route. Keys go in `X-API-Key` (a preview key also in `X-Preview-Key`, where the
+ * route reads one); the query
  * string's `api_key` is for reads (a secret key there is refused), so writes list the header only.
  */
 function securityOf(route: RouteDef): Array<Record<string, string[]>> {
   if (route.auth === 'session' || route.doc?.session) return [{ session: [] }];
   if (route.auth === 'none') return [];
-  return route.method === 'GET' ? [{ apiKey: [] }, { previewKey: [] }, { apiKeyQuery: [] }] : [{ apiKey: [] }];
+  if (route.method !== 'GET') return [{ apiKey: [] }];
+  // A read that looks at no preview key (media metadata) takes an API key only.
+  return route.ignorePreviewKeys ? [{ apiKey: [] }, { apiKeyQuery: [] }] : [{ apiKey: [] }, { previewKey: [] }, { apiKeyQuery: [] }];
 }
 
 function delivered(route: RouteDef, content: ContentSchemas): Doc {

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCliInProcess } from '../helpers/cli.js';
+import { runCliInProcess, spawnCli } from '../helpers/cli.js';
 
 /**
  * What an audit of the command line found: empty and out-of-range values taken as none, a user's
@@ -75,6 +75,16 @@ describe('the CLI on odd input and a broken set-up', { timeout: 120_000 }, () =>
     const json = await cli(['--json', 'pages', 'list'], site, { DATABASE_URL: 'postgres://postgres@nohost.invalid:1/x' });
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout).error).toMatchObject({ code: 'CONFIG', message: expect.stringMatching(/^Cannot use the database DATABASE_URL names: .*nohost\.invalid/) });
+  });
+
+  it('ends quietly, exit 0, when the reader of its output stops early (cms openapi | head)', async () => {
+    const child = spawnCli(['openapi'], { cwd: dir, env: { DATABASE_URL: undefined, CMS_DATA_DIR: join(dir, 'openapi-data') } });
+    let stderr = '';
+    child.stderr.on('data', (d) => { stderr += d; });
+    // The document is far larger than a pipe holds: closing after the first bytes leaves it writing.
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise((resolve, reject) => { child.on('close', resolve); child.on('error', reject); });
+    expect([code, stderr]).toEqual([0, '']);
   });
 
   it('reads JSON files that start with a byte order mark', async () => {

@@ -56,6 +56,8 @@ describe(`GET /api/v1/openapi.json (${testDriver})`, () => {
   it('lists the public and admin routes with their parameters and security', () => {
     const get = doc.paths['/api/v1/collections/{type}/{slug}'].get;
     expect(get.security).toEqual([{ apiKey: [] }, { previewKey: [] }, { apiKeyQuery: [] }]);
+    // Media metadata has no drafts: a preview key alone is refused there, so it is not offered.
+    expect(doc.paths['/api/v1/media/{id}'].get.security).toEqual([{ apiKey: [] }, { apiKeyQuery: [] }]);
     // Writes need a secret key, which never goes in a URL.
     expect(doc.paths['/api/v1/pages'].post.security).toEqual([{ apiKey: [] }]);
     expect(doc.paths['/api/v1/media'].post.security).toEqual([{ apiKey: [] }]);

@@ -24,7 +24,7 @@ export const authRoutes: RouteDef[] = [
       const body = await bodyObject(rc);
       const ip = clientAddress(rc.cms.config.trustProxy, getRequestIP(rc.event), rc.headers.get('x-forwarded-for'));
       const result = await rc.run('auth.login', { email: body.email, password: body.password, ...(ip ? { ip } : {}) });
-      const maxAge = Math.max(0, Math.floor((Date.parse(result.expiresAt) - rc.cms.clock.now().getTime()) / 1000));
+      const maxAge = Math.max(0, Math.round((Date.parse(result.expiresAt) - rc.cms.clock.now().getTime()) / 1000));
       setSessionCookie(rc, result.token, maxAge);
       return json({ data: { user: result.user, expiresAt: result.expiresAt } }, 200, { 'cache-control': 'no-store' });
     },
