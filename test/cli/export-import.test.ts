@@ -174,6 +174,28 @@ describe(`cms export and cms import (PGlite → ${testDriver})`, { timeout: cliT
     expect(ok(await dst(['blog', 'posts', 'get', 'first-post', '--json'])).json().data.title).toBe('First post');
   });
 
+  it('--overwrite puts an entry back as one more change: its version goes on, never back', async () => {
+    const dst = await target('rewind');
+    ok(await dst(['import', archiveA]));
+    const archived = ok(await dst(['pages', 'get', 'welcome', '--json'])).json().data;
+    ok(await dst(['pages', 'update', 'welcome', '--fields', '{"headline":"Changed once"}']));
+    const edited = ok(await dst(['pages', 'update', 'welcome', '--fields', '{"headline":"Changed twice"}', '--json'])).json().data;
+    expect(edited.version).toBe(archived.version + 2);
+    const report = ok(await dst(['import', archiveA, '--overwrite', '--json'])).json().data;
+    expect(report.resources.pages).toMatchObject({ overwritten: 1, conflicts: 0 });
+    const back = ok(await dst(['pages', 'get', 'welcome', '--json'])).json().data;
+    expect(back.draftContent.headline).toBe('Hello');
+    expect(back.version).toBe(edited.version + 1);
+    // A client that read the archive's version, or the last edit's, is told the page moved on.
+    for (const stale of [archived.version, edited.version]) {
+      const r = await dst(['pages', 'update', 'welcome', '--version', String(stale), '--fields', '{"headline":"Stale"}']);
+      expect([r.code, r.stderr]).toEqual([1, expect.stringContaining('VERSION_CONFLICT')]);
+    }
+    // The same archive again: only the version differs, so the page is unchanged.
+    const again = ok(await dst(['import', archiveA, '--json'])).json().data;
+    expect(again.resources.pages).toMatchObject({ unchanged: 1, conflicts: 0 });
+  });
+
   it('a damaged, foreign or newer archive is refused with INVALID_ARCHIVE (exit 1) and nothing is written', async () => {
     const dst = await target('empty');
     const bytes = readFileSync(archiveA);

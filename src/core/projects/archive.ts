@@ -239,6 +239,7 @@ const importRows = defineOperation({
         continue;
       }
       const idColumn = getTableColumns(def.table).id!;
+      const versioned = 'version' in getTableColumns(def.table) && !def.versions;
       const existing = new Map<string, Row>();
       const projectOf = new Map<string, string>();
       const wanted = rows.map((r) => String(r.id));
@@ -289,10 +290,18 @@ const importRows = defineOperation({
         const stray = missingRef(row);
         if (stray) { conflict(id, stray); continue; }
         ids.add(id);
-        if (canonicalJson(old) === canonicalJson(row)) { counts.unchanged++; continue; }
+        // An entry's version counts its changes: one that differs only in it is unchanged.
+        const counted = versioned && typeof old.version === 'number' && typeof row.version === 'number';
+        const sameContent = counted ? canonicalJson({ ...old, version: 0 }) === canonicalJson({ ...row, version: 0 }) : canonicalJson(old) === canonicalJson(row);
+        if (sameContent) { counts.unchanged++; continue; }
         if (!input.overwrite) { conflict(id, 'exists with different content'); continue; }
         // Columns the archive leaves out (a webhook's secret) keep their values.
-        await ctx.db.update(def.table).set(toStoredRow(def, row, ctx.project.id)).where(eq(idColumn, id));
+        const stored = toStoredRow(def, row, ctx.project.id);
+        // Put back, an entry is changed once more: its version goes on from the higher of the two,
+        // never back (a client holding a number in between would match it, and the next
+        // snapshot would take a number the history has).
+        if (counted) stored.version = Math.max(Number(old.version), Number(row.version)) + 1;
+        await ctx.db.update(def.table).set(stored).where(eq(idColumn, id));
         counts.overwritten++;
       }
       for (let i = 0; i < inserts.length; i += 200) await ctx.db.insert(def.table).values(inserts.slice(i, i + 200));
