@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.js';
 import { collectionItems, collectionTypes, components, pages, pageTypes } from '../../db/schema/index.js';
 import { CmsError, type Issue } from '../errors.js';
 import { defineOperation } from '../operation.js';
+import type { Ctx } from '../context.js';
 import type { StoredFields } from '../../db/schema/index.js';
 import { checkSchemaSet, partialTypeDefinition, storedFields, validateTypeDefinition, type TypeDefinition } from '../schema/index.js';
 import { dropFieldValues, dropLocaleValuesOf, entriesWithValues, localizationFlips, planLocalization, type LocalizationChange } from './localization.js';
@@ -404,6 +405,37 @@ async function validateOne(db: Db, projectId: string, kind: TypeKind, definition
   return result.value;
 }
 
+/**
+ * The problems the other types of the project would have with the type `slug` gone (or, given a
+ * replacement, renamed to it): the definitions that name it.
+ */
+async function typesLeftInvalid(ctx: Ctx, kind: TypeKind, slug: string, replacement: TypeDefinition | null) {
+  const set = await loadSchemaSet(ctx.db, ctx.project.id);
+  const key = (i: { kind: string; slug: string; path: string; message: string }) => `${i.kind}/${i.slug} ${i.path} ${i.message}`;
+  const already = new Set(checkSchemaSet(set).map(key));
+  set[kind] = [...set[kind].filter((d) => d.slug !== slug), ...(replacement ? [replacement] : [])];
+  return checkSchemaSet(set).filter((i) => !already.has(key(i)) && !(replacement && i.kind === kind && i.slug === replacement.slug));
+}
+
+/**
+ * A slug change is refused while other types name the old slug (they would be left naming
+ * nothing), and for a component while content holds it (its values carry the slug as `_type`).
+ */
+async function refuseRenameInUse(ctx: Ctx, kind: TypeKind, slug: string, def: TypeDefinition): Promise<void> {
+  const users = await typesLeftInvalid(ctx, kind, slug, def);
+  if (users.length) {
+    throw new CmsError('HAS_REFERENCES',
+      `${kindLabel[kind]} ${slug} is used by ${[...new Set(users.map((u) => `${u.kind}/${u.slug}`))].join(', ')} under its slug; change those types first, then rename it`,
+      { usedBy: users });
+  }
+  if (kind !== 'components') return;
+  const n = (await contentCount(ctx.db, ctx.project.id, kind, [slug])).get(slug) ?? 0;
+  if (n > 0) {
+    throw new CmsError('HAS_REFERENCES',
+      `${kindLabel[kind]} ${slug} is in the content of ${n} entries, whose values name it; its slug cannot change while content holds it`, { entries: n });
+  }
+}
+
 export const createType = defineOperation({
   name: 'types.create',
   input: z.strictObject({ kind: kindInput, definition: z.unknown() }),
@@ -431,11 +463,13 @@ export const updateType = defineOperation({
     if (!existing) throw new CmsError('NOT_FOUND', `${kindLabel[input.kind]} "${input.slug}" not found`);
     // The path names the type; a body may leave slug and name out and keep them.
     const given = Object.assign({ slug: existing.slug, name: existing.name }, input.definition);
-    const def = await validateOne(ctx.db, ctx.project.id, input.kind, given, input.slug);
-    if (def.slug !== input.slug) {
-      const [clash] = await ctx.db.select({ id: t.id }).from(t).where(and(eq(t.projectId, ctx.project.id), eq(t.slug, def.slug)));
-      if (clash) throw new CmsError('SLUG_EXISTS', `${kindLabel[input.kind]} ${def.slug} already exists`);
+    // A slug another type of the kind has is told as such (409), before the definition's other checks.
+    if (typeof given.slug === 'string' && given.slug !== input.slug) {
+      const [clash] = await ctx.db.select({ id: t.id }).from(t).where(and(eq(t.projectId, ctx.project.id), eq(t.slug, given.slug)));
+      if (clash) throw new CmsError('SLUG_EXISTS', `${kindLabel[input.kind]} ${given.slug} already exists`);
     }
+    const def = await validateOne(ctx.db, ctx.project.id, input.kind, given, input.slug);
+    if (def.slug !== input.slug) await refuseRenameInUse(ctx, input.kind, input.slug, def);
     const before: TypeDefinition = { slug: existing.slug, name: existing.name, fields: storedFields(existing.fields) };
     const [row] = await ctx.db.update(t).set({ slug: def.slug, name: def.name, fields: def.fields, updatedAt: ctx.clock.now() })
       .where(eq(t.id, existing.id)).returning();
@@ -472,10 +506,7 @@ export const deleteType = defineOperation({
     // be left invalid: a pull would write files no push takes. Refused, force or not: `force` is
     // for content, and those definitions are edited first (as a push that removed the type would
     // have to edit them too).
-    const set = await loadSchemaSet(ctx.db, ctx.project.id);
-    const already = new Set(checkSchemaSet(set).map((i) => `${i.kind}/${i.slug} ${i.path} ${i.message}`));
-    set[input.kind] = set[input.kind].filter((d) => d.slug !== input.slug);
-    const users = checkSchemaSet(set).filter((i) => !already.has(`${i.kind}/${i.slug} ${i.path} ${i.message}`));
+    const users = await typesLeftInvalid(ctx, input.kind, input.slug, null);
     if (users.length) {
       throw new CmsError('HAS_REFERENCES',
         `${kindLabel[input.kind]} ${input.slug} is used by ${[...new Set(users.map((u) => `${u.kind}/${u.slug}`))].join(', ')}; change those types first`,

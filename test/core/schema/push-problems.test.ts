@@ -114,3 +114,40 @@ describe(`deleting a component that content holds (${testDriver})`, () => {
     expect(await t.run('types.create', { kind: 'pageTypes', definition: { slug: 'a'.repeat(128), name: 'Long', fields: [] } })).toMatchObject({ slug: 'a'.repeat(128) });
   });
 });
+
+describe(`renaming a type over the admin API (${testDriver})`, () => {
+  let t: TestCms;
+  beforeAll(async () => { t = await createTestCms(); });
+  afterAll(async () => { await t.close(); });
+
+  it('refuses a slug another type has (409 SLUG_EXISTS), and one other types name', async () => {
+    await t.run('schema.push', {
+      components: [{ definition: { slug: 'cta', name: 'CTA', fields: [{ name: 'label', type: 'text' }] } }],
+      collections: [
+        { definition: { slug: 'brands', name: 'Brands', fields: [{ name: 'name', type: 'text' }] } },
+        { definition: { slug: 'tags', name: 'Tags', fields: [] } },
+        { definition: { slug: 'loose', name: 'Loose', fields: [] } },
+      ],
+      pageTypes: [{ definition: { slug: 'landing', name: 'Landing', fields: [
+        { name: 'brand', type: 'reference', options: { collectionType: 'brands' } },
+        { name: 'cta', type: 'nestedComponent', options: { componentSlug: 'cta' } },
+      ] } }],
+    });
+    await expect(t.run('types.update', { kind: 'collections', slug: 'loose', definition: { slug: 'tags', fields: [] } }))
+      .rejects.toMatchObject({ code: 'SLUG_EXISTS', message: 'Collection type tags already exists' });
+    const named = await t.run('types.update', { kind: 'collections', slug: 'brands', definition: { slug: 'makers', fields: [{ name: 'name', type: 'text' }] } }).catch((e: unknown) => e);
+    expect(named).toMatchObject({ code: 'HAS_REFERENCES', message: expect.stringContaining('used by pageTypes/landing'), details: { usedBy: [expect.objectContaining({ kind: 'pageTypes', slug: 'landing' })] } });
+    // A type nothing names, and nothing holds, is renamed.
+    expect(await t.run('types.update', { kind: 'collections', slug: 'loose', definition: { slug: 'free', fields: [] } })).toMatchObject({ slug: 'free' });
+    expect((await t.run('types.list', { kind: 'collections' })).map((c: { slug: string }) => c.slug).sort()).toEqual(['brands', 'free', 'tags']);
+  });
+
+  it('refuses renaming a component whose values content holds', async () => {
+    await t.run('types.create', { kind: 'components', definition: { slug: 'quote', name: 'Quote', fields: [{ name: 'text', type: 'text' }] } });
+    await t.run('types.create', { kind: 'collections', definition: { slug: 'quotes', name: 'Quotes', fields: [{ name: 'body', type: 'componentPicker' }] } });
+    await t.run('items.create', { collectionTypeSlug: 'quotes', name: 'Q', slug: 'q', fields: { body: [{ _type: 'quote', text: 'Hi' }] } });
+    await expect(t.run('types.update', { kind: 'components', slug: 'quote', definition: { slug: 'saying', name: 'Quote', fields: [{ name: 'text', type: 'text' }] } }))
+      .rejects.toMatchObject({ code: 'HAS_REFERENCES', message: expect.stringContaining('in the content of 1 entries') });
+    expect((await t.run('types.list', { kind: 'components' })).map((c: { slug: string }) => c.slug)).toContain('quote');
+  });
+});
