@@ -90,6 +90,15 @@ describe('migration failures, pauses and states', () => {
     expect(b.requests).toHaveLength(1);
   });
 
+  it('an API URL that is not ButterCMS\'s (every list answers 404) fails, naming the URL to check, in a dry run and an import', async () => {
+    const b = await fake();
+    for (const mode of ['dry_run', 'full']) {
+      const m = await h.migrate(b, mode, { apiUrl: `${b.url}/pages` });
+      expect(m.status, mode).toBe('failed');
+      expect(m.error, mode).toMatch(/answered 404 .*\/v2\/pages\/authors\/.*though every ButterCMS account answers it: check the API URL/);
+    }
+  });
+
   it('a source failure mid-way fails it; what was imported stays, and it cannot be started again', async () => {
     // The 16 requests that read the pages and collections (each list plainly, then with
     // preview=1) succeed; reading the blog (after the schema, media, items and pages are in) meets a 500.

@@ -399,6 +399,11 @@ export async function readSource(client: ButterClient, options: ReadSourceOption
       }
     } catch (e) {
       if (!(e instanceof SourceRequestError) || e.failure !== 'not-found') throw e;
+      // Every ButterCMS account has its author list (an empty one answers 200 with []): a 404 there
+      // means the API URL points somewhere else, and every other 404 of this run meant nothing.
+      if (task.kind === 'authors') {
+        throw new SourceRequestError('not-found', `${e.message}, though every ButterCMS account answers it: check the API URL (--api-url; ButterCMS's own is https://api.buttercms.com/v2)`, e.request, e.status);
+      }
       // ButterCMS answers 404 for a page type with no pages and for an unknown key alike.
       markMissing(task);
     }
