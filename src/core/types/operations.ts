@@ -258,6 +258,46 @@ function stripComponentFields(value: unknown, slug: string, fields: ReadonlySet<
   return changed;
 }
 
+/** An instance of the component in content: an object with its `_type` that is not a reference. */
+const isInstanceOf = (value: unknown, slug: string): value is object =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && Reflect.get(value, '_type') === slug && !Reflect.has(value, '_ref');
+
+/** Deletes every instance of a component from a value (from lists, and as members); says whether it changed. */
+function stripComponentInstances(value: unknown, slug: string): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  let changed = false;
+  if (Array.isArray(value)) {
+    for (let i = value.length - 1; i >= 0; i--) {
+      if (isInstanceOf(value[i], slug)) { value.splice(i, 1); changed = true; }
+    }
+  } else {
+    for (const [k, inner] of Object.entries(value)) {
+      if (isInstanceOf(inner, slug)) changed = Reflect.deleteProperty(value, k) || changed;
+    }
+  }
+  for (const inner of Object.values(value)) changed = stripComponentInstances(inner, slug) || changed;
+  return changed;
+}
+
+/**
+ * Changes, in place, every page and item holding an instance of a component (draft, published,
+ * every locale) with `change`, and saves those it changed. Revisions keep what was, as history.
+ */
+async function rewriteComponentValues(db: Db, projectId: string, slug: string, change: (value: unknown) => boolean): Promise<void> {
+  for (const t of [pages, collectionItems]) {
+    const rows = await db.select({ id: t.id, draftContent: t.draftContent, publishedContent: t.publishedContent, draftLocales: t.draftLocales, publishedLocales: t.publishedLocales })
+      .from(t).where(and(eq(t.projectId, projectId), sql`jsonb_path_exists(
+        jsonb_build_array(${t.draftContent}, ${t.publishedContent}, ${t.draftLocales}, ${t.publishedLocales}),
+        '$.** ? (@._type == $slug && !exists(@._ref))', jsonb_build_object('slug', ${slug}::text))`));
+    for (const row of rows) {
+      const changed = [row.draftContent, row.publishedContent, row.draftLocales, row.publishedLocales].map(change);
+      if (!changed.some(Boolean)) continue;
+      await db.update(t).set({ draftContent: row.draftContent, publishedContent: row.publishedContent, draftLocales: row.draftLocales, publishedLocales: row.publishedLocales })
+        .where(eq(t.id, row.id));
+    }
+  }
+}
+
 /**
  * Carries out fields' removal from a component, as a type's removed field is carried out: their
  * values go from every instance of it in every page and item (draft, published, every locale), so
@@ -266,18 +306,7 @@ function stripComponentFields(value: unknown, slug: string, fields: ReadonlySet<
 async function dropComponentFieldValues(db: Db, projectId: string, slug: string, fields: string[]): Promise<void> {
   if (fields.length === 0) return;
   const gone = new Set(fields);
-  for (const t of [pages, collectionItems]) {
-    const rows = await db.select({ id: t.id, draftContent: t.draftContent, publishedContent: t.publishedContent, draftLocales: t.draftLocales, publishedLocales: t.publishedLocales })
-      .from(t).where(and(eq(t.projectId, projectId), sql`jsonb_path_exists(
-        jsonb_build_array(${t.draftContent}, ${t.publishedContent}, ${t.draftLocales}, ${t.publishedLocales}),
-        '$.** ? (@._type == $slug && !exists(@._ref))', jsonb_build_object('slug', ${slug}::text))`));
-    for (const row of rows) {
-      const changed = [row.draftContent, row.publishedContent, row.draftLocales, row.publishedLocales].map((v) => stripComponentFields(v, slug, gone));
-      if (!changed.some(Boolean)) continue;
-      await db.update(t).set({ draftContent: row.draftContent, publishedContent: row.publishedContent, draftLocales: row.draftLocales, publishedLocales: row.publishedLocales })
-        .where(eq(t.id, row.id));
-    }
-  }
+  await rewriteComponentValues(db, projectId, slug, (v) => stripComponentFields(v, slug, gone));
 }
 
 /** Deletes a type; content of it goes too (only reached with force, or when there is none). */
@@ -289,6 +318,9 @@ async function dropType(db: Db, projectId: string, kind: TypeKind, slug: string)
     const [ct] = await db.select({ id: collectionTypes.id }).from(collectionTypes).where(and(eq(collectionTypes.projectId, projectId), eq(collectionTypes.slug, slug)));
     if (ct) await db.delete(collectionItems).where(eq(collectionItems.collectionTypeId, ct.id));
   }
+  // A component deleted with force takes its values with it: every instance goes from the content
+  // that held it (from lists, and as members), so those entries can be saved and published again.
+  if (kind === 'components') await rewriteComponentValues(db, projectId, slug, (v) => stripComponentInstances(v, slug));
   const t = tables[kind];
   await db.delete(t).where(and(eq(t.projectId, projectId), eq(t.slug, slug)));
 }

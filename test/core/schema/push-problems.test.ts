@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../../../src/lib/rows.js';
 import { testDriver } from '../../helpers/db.js';
 import { createTestCms, type TestCms } from '../../helpers/engine.js';
 
@@ -103,6 +105,12 @@ describe(`deleting a component that content holds (${testDriver})`, () => {
     expect((await t.run('types.list', { kind: 'components' })).map((c: { slug: string }) => c.slug)).toEqual(['tip']);
     await t.run('schema.push', { ...documents(), force: true });
     expect(await t.run('types.list', { kind: 'components' })).toEqual([]);
+    // Deleted "with their content": the instance went from the published content too (a page
+    // reference, whose _type names no component, stays), so the item publishes again.
+    const [row] = rowsOf<{ published: unknown }>(await t.cms.db.execute(sql`select published_content as published from collection_items where slug = 'b'`));
+    expect(row!.published).toEqual({ body: [], link: { _ref: home.id, _type: 'page' } });
+    const item = await t.run('items.publish', { collection: 'blocks', ref: { slug: 'b' } });
+    expect(item).toMatchObject({ status: 'published' });
   });
 
   it('refuses a type slug over 128 characters at its path (a long random one answered 500 from the unique index)', async () => {
