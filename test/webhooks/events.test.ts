@@ -128,4 +128,26 @@ describe('events of the content and media operations reach a receiver', () => {
     expect(Object.keys(deleted.data).sort()).toEqual(['filename', 'id', 'originalFilename']);
     expect(deleted.data).toMatchObject({ id: media.id, originalFilename: 'dot.png' });
   });
+
+  it('a type deleted with its content (push --force, DELETE ?force=true) sends one .deleted per live entry', async () => {
+    await t.run('types.create', { kind: 'pageTypes', definition: { slug: 'promo', name: 'Promo', fields: [{ name: 'title', type: 'text' }] } });
+    await t.run('types.create', { kind: 'collections', definition: { slug: 'extras', name: 'Extras', fields: [] } });
+    const live = await t.run('pages.create', { pageTypeSlug: 'promo', name: 'Live', slug: 'promo-live', fields: { title: 'On' }, status: 'published' });
+    const draft = await t.run('pages.create', { pageTypeSlug: 'promo', name: 'Draft', slug: 'promo-draft', fields: {} });
+    const gone = await t.run('pages.create', { pageTypeSlug: 'promo', name: 'Gone', slug: 'promo-gone', fields: {} });
+    await t.run('pages.delete', { ref: { id: gone.id } });
+    const extra = await t.run('items.create', { collectionTypeSlug: 'extras', name: 'Extra', slug: 'extra', fields: {} });
+    await deliver();
+
+    await t.run('types.delete', { kind: 'pageTypes', slug: 'promo', force: true });
+    const pagesGone = await deliver();
+    expect(pagesGone.map((g) => [g.body.event, g.body.data]).sort((a, b) => String(a[1].slug).localeCompare(String(b[1].slug)))).toEqual([
+      ['page.deleted', { id: draft.id, name: 'Draft', slug: 'promo-draft' }],
+      ['page.deleted', { id: live.id, name: 'Live', slug: 'promo-live' }],
+    ]);
+    // A push without the collection's file, with force.
+    const set = await t.run('schema.pull', {});
+    await t.run('schema.push', { pageTypes: set.pageTypes.map((definition: unknown) => ({ definition })), collections: set.collections.filter((c: { slug: string }) => c.slug !== 'extras').map((definition: unknown) => ({ definition })), components: [], force: true });
+    expect((await deliver()).map((g) => [g.body.event, g.body.data])).toEqual([['collection_item.deleted', { id: extra.id, name: 'Extra', slug: 'extra' }]]);
+  });
 });

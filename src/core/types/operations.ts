@@ -5,6 +5,7 @@ import { collectionItems, collectionTypes, components, pages, pageTypes } from '
 import { CmsError, type Issue } from '../errors.js';
 import { defineOperation } from '../operation.js';
 import type { Ctx } from '../context.js';
+import { everyLocaleCode } from '../content/locale-writes.js';
 import type { StoredFields } from '../../db/schema/index.js';
 import { checkSchemaSet, partialTypeDefinition, storedFields, validateTypeDefinition, type TypeDefinition } from '../schema/index.js';
 import { dropFieldValues, dropLocaleValuesOf, entriesWithValues, localizationFlips, planLocalization, type LocalizationChange } from './localization.js';
@@ -309,14 +310,28 @@ async function dropComponentFieldValues(db: Db, projectId: string, slug: string,
   await rewriteComponentValues(db, projectId, slug, (v) => stripComponentFields(v, slug, gone));
 }
 
-/** Deletes a type; content of it goes too (only reached with force, or when there is none). */
-async function dropType(db: Db, projectId: string, kind: TypeKind, slug: string) {
+/**
+ * Deletes a type; content of it goes too (only reached with force, or when there is none), and
+ * each live entry that goes is announced as deleted, as its own delete would be (sites purge
+ * their caches on those events).
+ */
+async function dropType(ctx: Ctx, kind: TypeKind, slug: string) {
+  const { db } = ctx;
+  const projectId = ctx.project.id;
+  const every = { locales: everyLocaleCode(ctx.project.locales) };
   if (kind === 'pageTypes') {
     const [pt] = await db.select({ id: pageTypes.id }).from(pageTypes).where(and(eq(pageTypes.projectId, projectId), eq(pageTypes.slug, slug)));
-    if (pt) await db.delete(pages).where(eq(pages.pageTypeId, pt.id));
+    if (pt) {
+      const gone = await db.delete(pages).where(eq(pages.pageTypeId, pt.id)).returning({ id: pages.id, name: pages.name, slug: pages.slug, deletedAt: pages.deletedAt });
+      for (const e of gone) if (!e.deletedAt) await ctx.emit('page.deleted', { id: e.id, name: e.name, slug: e.slug }, every);
+    }
   } else if (kind === 'collections') {
     const [ct] = await db.select({ id: collectionTypes.id }).from(collectionTypes).where(and(eq(collectionTypes.projectId, projectId), eq(collectionTypes.slug, slug)));
-    if (ct) await db.delete(collectionItems).where(eq(collectionItems.collectionTypeId, ct.id));
+    if (ct) {
+      const gone = await db.delete(collectionItems).where(eq(collectionItems.collectionTypeId, ct.id))
+        .returning({ id: collectionItems.id, name: collectionItems.name, slug: collectionItems.slug, deletedAt: collectionItems.deletedAt });
+      for (const e of gone) if (!e.deletedAt) await ctx.emit('collection_item.deleted', { id: e.id, name: e.name, slug: e.slug }, every);
+    }
   }
   // A component deleted with force takes its values with it: every instance goes from the content
   // that held it (from lists, and as members), so those entries can be saved and published again.
@@ -348,7 +363,7 @@ export const pushSchema = defineOperation({
         await upsertType(ctx.db, ctx.project.id, kind, def, now);
       }
     }
-    for (const d of plan.delete) await dropType(ctx.db, ctx.project.id, d.kind, d.slug);
+    for (const d of plan.delete) await dropType(ctx, d.kind, d.slug);
     // Removed fields lose their values, and fields becoming shared their other locales' values,
     // in the same transaction.
     for (const u of plan.update) {
@@ -544,7 +559,7 @@ export const deleteType = defineOperation({
         `${kindLabel[input.kind]} ${input.slug} is used by ${[...new Set(users.map((u) => `${u.kind}/${u.slug}`))].join(', ')}; change those types first`,
         { usedBy: users });
     }
-    await dropType(ctx.db, ctx.project.id, input.kind, input.slug);
+    await dropType(ctx, input.kind, input.slug);
     ctx.contentChanged();
     return { success: true as const };
   },
