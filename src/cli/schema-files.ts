@@ -52,6 +52,20 @@ export function readSchemaFiles(schemasDir: string, cwd: string): ReadResult {
   return { documents, unreadable };
 }
 
+/** Schema files (`<kind folder>/<name>.json`) whose name is no type of the set: paths, by kind. */
+export function filesWithoutType(schemasDir: string, set: Record<KindKey, ReadonlyArray<{ slug: string }>>): string[] {
+  const out: string[] = [];
+  for (const kind of Object.keys(kindDirs) as KindKey[]) {
+    const folder = join(schemasDir, kindDirs[kind]);
+    if (!existsSync(folder)) continue;
+    const slugs = new Set(set[kind].map((d) => d.slug));
+    for (const name of readdirSync(folder).filter((n) => n.endsWith('.json')).sort()) {
+      if (!slugs.has(name.slice(0, -'.json'.length))) out.push(join(folder, name));
+    }
+  }
+  return out;
+}
+
 export function writeSchemaFile(schemasDir: string, kind: KindKey, definition: { slug: string }): string {
   const folder = join(schemasDir, kindDirs[kind]);
   mkdirSync(folder, { recursive: true });

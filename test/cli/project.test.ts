@@ -231,6 +231,21 @@ describe('cms in a project folder', { timeout: cliTimeout }, () => {
 
     const diff = await cli(['schema', 'diff']);
     expect(diff.stdout).toContain('Schema is up to date.');
+
+    // A file of a type the database does not have (renamed or deleted elsewhere) is listed, and
+    // removed with --prune, so the next push does not create that type again.
+    const stale = schemaFile('collections', 'old-brands.json');
+    writeFileSync(stale, JSON.stringify({ slug: 'old-brands', name: 'Old brands', fields: [] }));
+    const listed = await cli(['schema', 'pull', '--json']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.json().data.stale).toEqual([join('schemas', 'collections', 'old-brands.json')]);
+    expect(existsSync(stale)).toBe(true);
+    const told = await cli(['schema', 'pull']);
+    expect(told.stdout).toContain('1 file(s) name types the database does not have');
+    const pruned = await cli(['schema', 'pull', '--prune', '--json']);
+    expect(pruned.json().data.removed).toEqual([join('schemas', 'collections', 'old-brands.json')]);
+    expect(existsSync(stale)).toBe(false);
+    expect((await cli(['schema', 'diff'])).stdout).toContain('Schema is up to date.');
   });
 
   it('schema add writes the file and applies the type', async () => {

@@ -119,10 +119,12 @@ export function registerSchema(program: Command, state: ProgramState): void {
     }));
 
   schema.command('pull')
-    .description('write the database\'s schemas to files')
-    .action(action(state, async (g) => {
+    .description('write the database\'s schemas to files; files of types the database does not have are listed (removed with --prune)')
+    .option('--prune', 'remove the schema files of types the database does not have (renamed or deleted), so the next push does not create them again')
+    .action(action(state, async (g, opts: { prune?: boolean }) => {
       const { withEngine } = await import('../engine.js');
-      const { writeSchemaFile, writeJsonSchema } = await import('../schema-files.js');
+      const { writeSchemaFile, writeJsonSchema, filesWithoutType } = await import('../schema-files.js');
+      const { rmSync } = await import('node:fs');
       const data = await withEngine(g, io, async (e) => {
         const set = await e.run('schema.pull', {});
         const files: string[] = [];
@@ -130,9 +132,18 @@ export function registerSchema(program: Command, state: ProgramState): void {
           for (const def of set[kind]) files.push(relative(io.cwd, writeSchemaFile(e.config.schemasDir, kind, def)));
         }
         await writeJsonSchema(e.config.schemasDir);
-        return { ...set, files };
+        const extra = filesWithoutType(e.config.schemasDir, set);
+        if (opts.prune) for (const f of extra) rmSync(f);
+        const listed = extra.map((f) => relative(io.cwd, f));
+        return { ...set, files, ...(opts.prune ? { removed: listed } : { stale: listed }) };
       });
-      printResult(io, g, data, (d) => d.files.length ? `Wrote ${d.files.length} file(s):\n${d.files.map((f) => `  ${f}`).join('\n')}` : 'No schemas in the database.');
+      printResult(io, g, data, (d) => [
+        d.files.length ? `Wrote ${d.files.length} file(s):\n${d.files.map((f) => `  ${f}`).join('\n')}` : 'No schemas in the database.',
+        ...('removed' in d && d.removed.length ? [`Removed ${d.removed.length} file(s) of types the database does not have:\n${d.removed.map((f) => `  ${f}`).join('\n')}`] : []),
+        ...('stale' in d && d.stale.length
+          ? [`${d.stale.length} file(s) name types the database does not have (renamed or deleted?); the next push would create them again. Remove them, or run cms schema pull --prune:\n${d.stale.map((f) => `  ${f}`).join('\n')}`]
+          : []),
+      ].join('\n'));
     }));
 
   schema.command('list')
