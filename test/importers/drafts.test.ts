@@ -25,7 +25,10 @@ describe('ButterCMS drafts', () => {
         const spring = account.pages.find((p) => p.slug === 'spring-launch')!;
         const person = account.collections.people![0]!;
         account.drafts = {
-          pages: [{ ...spring, slug: 'autumn-preview', name: 'Autumn Preview', fields: { ...spring.fields, headline: 'Autumn is coming' } }],
+          pages: [
+            { ...spring, slug: 'autumn-preview', name: 'Autumn Preview', fields: { ...spring.fields, headline: 'Autumn is coming' } },
+            { ...spring, slug: 'new-year', name: 'New Year', status: 'scheduled', scheduled: '2030-01-01T09:00:00Z', fields: { ...spring.fields, headline: 'Happy 2030' } },
+          ],
           pageEdits: { 'spring-launch': { headline: 'Meet the even newer Acme Rocket' } },
           items: { people: [{ id: draftPersonId, fields: { ...person.fields, name: 'Daffy Draft' } }] },
           itemEdits: { [PEOPLE_FIRST_ID + 2]: { bio: '<p>Rewritten, not yet published.</p>' } },
@@ -55,6 +58,12 @@ describe('ButterCMS drafts', () => {
 
   it('imports a page only the preview has as a draft', async () => {
     expect(await pageRow('autumn-preview')).toEqual({ status: 'draft', published_at: null, draft: 'Autumn is coming', live: null });
+  });
+
+  it('imports a page the source has scheduled as a draft scheduled for the same moment', async () => {
+    expect(await pageRow('new-year')).toMatchObject({ status: 'draft', published_at: null, draft: 'Happy 2030' });
+    const [row] = rowsOf<{ at: Date | string }>(await h.cms.db.execute(sql`select publish_at as at from pages where slug = 'new-year'`));
+    expect(new Date(row!.at).toISOString()).toBe('2030-01-01T09:00:00.000Z');
   });
 
   it('keeps a published page\'s content and saves the source\'s newer draft beside it', async () => {

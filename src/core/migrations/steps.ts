@@ -112,6 +112,8 @@ const newEntrySchema = z.object({
   status: z.enum(['draft', 'published']),
   /** ISO time the source published it; kept as publishedAt when the entry is published. */
   publishedAt: z.string().optional(),
+  /** A draft the source has scheduled: the scheduler publishes it then, when that is still to come. */
+  publishAt: z.string().optional(),
   /** Localized fields' values in the other locales (references as in `fields`), and a page's SEO in them. */
   locales: entryLocalesSchema.optional(),
   seoLocales: entryLocalesSchema.optional(),
@@ -548,6 +550,10 @@ async function createEntries(ctx: Ctx, write: EntriesWrite): Promise<EntriesWrit
       });
       if (entry.status === 'published' && entry.publishedAt) {
         await store.update(ctx.db, shape.id, { publishedAt: new Date(entry.publishedAt) });
+      }
+      const publishAt = entry.publishAt ? Date.parse(entry.publishAt) : Number.NaN;
+      if (entry.status === 'draft' && publishAt > ctx.clock.now().getTime()) {
+        await store.update(ctx.db, shape.id, { publishAt: new Date(publishAt) });
       }
       if (entry.locales || entry.seoLocales) {
         const missing = (target: string) => result.dropped.push({ key: entry.key, target });

@@ -28,6 +28,8 @@ export interface PreparedEntry {
   seo?: Record<string, unknown> | undefined;
   status: 'draft' | 'published';
   publishedAt?: string | undefined;
+  /** A draft the source has scheduled: when it is to go live (scheduled here too, when in the future). */
+  publishAt?: string | undefined;
   hasRefs: boolean;
   /** Localized fields' values in the other locales (references as placeholders), by code; a page's SEO in them. */
   locales?: Record<string, Record<string, unknown>> | undefined;
@@ -310,8 +312,9 @@ export function preparePages(pages: readonly SourcePage[], ctx: PrepareContext, 
     const more = otherLocales(type, ctx, where, warnings, (code) => l?.lookup.page(code, page)?.fields, true);
     // What the read API serves is published; newer API versions also say draft or scheduled.
     const draft = page.status === 'draft' || page.status === 'scheduled';
+    const publishAt = page.status === 'scheduled' ? validTime(page.scheduled) : undefined;
     if (page.status === 'scheduled') {
-      warnings.push({ level: 'info', message: `page ${page.slug}: scheduled in the source; imported as a draft` });
+      warnings.push({ level: 'info', message: `page ${page.slug}: scheduled in the source; imported as a draft${publishAt ? ` scheduled to be published at ${publishAt} (if that is still to come)` : ''}` });
     }
     out.push({
       key: refKey('page', page.slug),
@@ -323,6 +326,7 @@ export function preparePages(pages: readonly SourcePage[], ctx: PrepareContext, 
       seo: pageSeo(base.fields),
       status: draft ? 'draft' : 'published',
       publishedAt: draft ? undefined : validTime(page.published),
+      ...(publishAt ? { publishAt } : {}),
       hasRefs: hasAnyRef(content, more),
       ...more,
     });

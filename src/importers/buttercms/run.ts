@@ -518,6 +518,7 @@ async function createAll(
         seo: e.seo,
         status: e.deferred ? 'draft' : e.status,
         publishedAt: e.publishedAt,
+        publishAt: e.publishAt,
         // A deferred entry gets its other locales with its references, in pass two.
         ...(e.deferred ? {} : { locales: e.locales, seoLocales: e.seoLocales }),
       })),

@@ -19,6 +19,8 @@ export interface SourcePage {
   page_type: string | null;
   /** `published`, `draft` or `scheduled` when the source says (newer API versions). */
   status: string | null;
+  /** When a scheduled page is to go live (newer API versions). */
+  scheduled: string | null;
   fields: Record<string, unknown>;
   /**
    * The source's draft of a published page, where it differs from what is published (read with
@@ -194,6 +196,7 @@ export function toPage(v: unknown): SourcePage | null {
     updated: strOrNull(v.updated),
     page_type: typeof v.page_type === 'string' && v.page_type !== '' ? v.page_type : null,
     status: strOrNull(v.status),
+    scheduled: strOrNull(v.scheduled),
     fields: isPlainObject(v.fields) ? v.fields : {},
   };
 }
@@ -302,7 +305,7 @@ export async function readSource(client: ButterClient, options: ReadSourceOption
     for (const draft of toPages(preview ?? [], `${what} (drafts)`)) {
       const page = bySlug.get(draft.slug);
       if (!page) {
-        pages.push({ ...draft, status: 'draft', published: null });
+        pages.push({ ...draft, status: draft.status === 'scheduled' ? 'scheduled' : 'draft', published: null });
       } else if (canonicalJson(draft.fields) !== canonicalJson(page.fields)) {
         page.draftFields = draft.fields;
       }

@@ -25,6 +25,9 @@ export interface FakePage {
   updated: string;
   page_type: string | null;
   fields: RawObject;
+  /** Sent only when set, as newer API versions do (the May 2024 recordings have neither). */
+  status?: 'published' | 'draft' | 'scheduled';
+  scheduled?: string | null;
 }
 
 export interface FakeItem {

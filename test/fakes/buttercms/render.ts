@@ -85,6 +85,8 @@ function renderPageAt(page: FakePage, depth: number, opts: RenderOptions, lookup
     published: page.published,
     updated: page.updated,
     page_type: page.page_type,
+    ...(page.status ? { status: page.status } : {}),
+    ...(page.scheduled !== undefined ? { scheduled: page.scheduled } : {}),
     fields: renderValue(page.fields, depth, opts, lookup),
   };
 }
