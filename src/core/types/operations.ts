@@ -183,7 +183,9 @@ function fieldDifferences(before: Record<string, unknown>, after: Record<string,
 async function planFields(db: Db, projectId: string, kind: TypeKind, before: TypeDefinition, after: TypeDefinition): Promise<FieldPlan> {
   const had = new Map(before.fields.map((f) => [f.name, f]));
   const has = new Set(after.fields.map((f) => f.name));
-  const counted = async (field: string) => kind === 'components' ? 0 : entriesWithValues(db, projectId, kind, before.slug, field);
+  const counted = async (field: string) => kind === 'components'
+    ? entriesWithComponentValues(db, projectId, before.slug, field)
+    : entriesWithValues(db, projectId, kind, before.slug, field);
   const plan: FieldPlan = { added: [], changed: [], removed: [] };
   for (const f of after.fields) {
     const old = had.get(f.name);
@@ -297,6 +299,25 @@ async function rewriteComponentValues(db: Db, projectId: string, slug: string, c
         .where(eq(t.id, row.id));
     }
   }
+}
+
+/**
+ * The live pages and items holding a value of a component's field: an instance of the component
+ * (draft, published, any locale) that has the field.
+ */
+async function entriesWithComponentValues(db: Db, projectId: string, slug: string, field: string): Promise<number> {
+  // A member name cannot be a jsonpath variable: quoted into the path (a field name is a plain
+  // identifier; quotes and backslashes are escaped all the same).
+  const path = `$.** ? (@._type == $slug && !exists(@._ref) && exists(@."${field.replace(/["\\]/g, '\\$&')}"))`;
+  let n = 0;
+  for (const t of [pages, collectionItems]) {
+    const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(t)
+      .where(and(eq(t.projectId, projectId), isNull(t.deletedAt), sql`jsonb_path_exists(
+        jsonb_build_array(${t.draftContent}, ${t.publishedContent}, ${t.draftLocales}, ${t.publishedLocales}),
+        ${path}::jsonpath, jsonb_build_object('slug', ${slug}::text))`));
+    n += row?.n ?? 0;
+  }
+  return n;
 }
 
 /**

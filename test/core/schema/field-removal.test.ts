@@ -60,6 +60,12 @@ describe(`a removed field's values (${testDriver})`, () => {
       pageTypeSlug: 'shelf', name: 'S', slug: 'shelf-1', status: 'published',
       fields: { hero: { _type: 'box', a: 'x', b: 'y' }, more: [{ _type: 'box', a: 'p', b: 'q' }, { _type: 'box', a: 'r' }] },
     });
+    // The plan counts the entries holding a value of the component's field, and calls it destructive.
+    const plan = await t.run('schema.diff', documents({ ...box, fields: [box.fields[0]!] }));
+    expect(plan.update[0].fields.removed).toEqual([{ field: 'b', entriesWithValues: 1 }]);
+    expect(plan.destructive).toBe(true);
+    expect((await t.run('schema.diff', documents({ ...box, fields: [box.fields[1]!, { name: 'c', type: 'text' }] }))).update[0].fields.removed)
+      .toEqual([{ field: 'a', entriesWithValues: 1 }]);
     await t.run('schema.push', documents({ ...box, fields: [box.fields[0]!] }));
     const content = { hero: { _type: 'box', a: 'x' }, more: [{ _type: 'box', a: 'p' }, { _type: 'box', a: 'r' }] };
     expect(await stored('shelf-1')).toMatchObject({ draftContent: content, publishedContent: content });
