@@ -9,6 +9,7 @@ import { isMultilingual, localizedFieldNames } from '../../locales/model.js';
 import { rebaseLocales } from '../locale-writes.js';
 import { seoKeys } from '../shapes.js';
 import { collectionInput, editorAccess, refSchema, replacementPatch, viewerAccess, type Ref } from './shared.js';
+import type { LocaleValues } from '../../../db/schema/index.js';
 
 export interface VersionView {
   version: number;
@@ -36,6 +37,17 @@ export interface VersionDetail extends VersionView {
   seoLocales?: Record<string, Record<string, unknown>>;
 }
 
+/**
+ * A snapshot's values of the fields the type still has: a field removed since (its values dropped
+ * from the entries then) is not brought back, so a version taken before a schema change can still
+ * be restored. A value that no longer fits a field that is still there is refused as on any save.
+ */
+function ofFieldsTheTypeHas(fields: ReadonlyArray<{ name: string }>, values: { content: Record<string, unknown>; others: LocaleValues }) {
+  const names = new Set(fields.map((f) => f.name));
+  const keep = (v: Record<string, unknown>) => Object.fromEntries(Object.entries(v).filter(([k]) => names.has(k)));
+  return { content: keep(values.content), others: Object.fromEntries(Object.entries(values.others).map(([code, v]) => [code, keep(v)])) };
+}
+
 async function getVersion(ctx: Ctx, kind: EntryKind, input: { ref: Ref; collection?: string | undefined; version: number }): Promise<VersionDetail> {
   const { row, type, store } = await findEntry(ctx, kind, input.ref, input.collection);
   const snapshot = await store.snapshotAt(ctx.db, row.id, input.version);
@@ -45,7 +57,7 @@ async function getVersion(ctx: Ctx, kind: EntryKind, input: { ref: Ref; collecti
   }
   const pl = ctx.project.locales;
   const from = snapshot.defaultLocale ?? pl.defaultLocale;
-  const fields = rebaseLocales(pl, snapshot.draftContent, snapshot.draftLocales ?? {}, localizedFieldNames(type.fields), from);
+  const fields = ofFieldsTheTypeHas(type.fields, rebaseLocales(pl, snapshot.draftContent, snapshot.draftLocales ?? {}, localizedFieldNames(type.fields), from));
   const seo = rebaseLocales(pl, snapshot.seo ?? {}, snapshot.seoLocales ?? {}, new Set<string>(seoKeys), from);
   const multilingual = isMultilingual(pl);
   return {
@@ -70,7 +82,7 @@ async function restoreVersion<K extends EntryKind>(ctx: Ctx, kind: K, input: { r
   }
   const pl = ctx.project.locales;
   const from = snapshot.defaultLocale ?? pl.defaultLocale;
-  const fields = rebaseLocales(pl, snapshot.draftContent, snapshot.draftLocales ?? row.draftLocales, localizedFieldNames(type.fields), from);
+  const fields = ofFieldsTheTypeHas(type.fields, rebaseLocales(pl, snapshot.draftContent, snapshot.draftLocales ?? row.draftLocales, localizedFieldNames(type.fields), from));
   const allSeo = new Set<string>(seoKeys);
   const seo = rebaseLocales(pl, snapshot.seo ?? {}, snapshot.seoLocales ?? row.seoLocales, allSeo, from);
   const shape = await updateEntry(ctx, kind, {
