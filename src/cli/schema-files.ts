@@ -55,7 +55,7 @@ export function readSchemaFiles(schemasDir: string, cwd: string): ReadResult {
 /** Schema files (`<kind folder>/<name>.json`) whose name is no type of the set: paths, by kind. */
 export function filesWithoutType(schemasDir: string, set: Record<KindKey, ReadonlyArray<{ slug: string }>>): string[] {
   const out: string[] = [];
-  for (const kind of Object.keys(kindDirs) as KindKey[]) {
+  for (const kind of kindKeys) {
     const folder = join(schemasDir, kindDirs[kind]);
     if (!existsSync(folder)) continue;
     const slugs = new Set(set[kind].map((d) => d.slug));
