@@ -14,11 +14,15 @@ const onceDone = process.env.CMS_TEST_ONCE_DONE === '1';
  * subject is not the database, and which reach it only through operations that test/content,
  * test/media, test/admin and test/cli run on both databases: the typed client (HTTP), the OpenAPI
  * document, the AI features (a fake provider), and the media storage back ends (files, S3). On a
- * slow two-core machine the whole `.ci/run` came to 29 of its 30 minutes with them.
+ * slow two-core machine the whole `.ci/run` came to 29 of its 30 minutes with them. And the CLI
+ * suites that run on PGlite in either pass (below).
  */
 const onceOnly = [
   'test/admin-app/**', 'test/openapi/**', 'test/typecheck.test.ts',
   'test/client/**', 'test/ai/**', 'test/media-storage/**',
+  // These run the CLI on an embedded (PGlite) data folder whatever DATABASE_URL says: a second
+  // pass would run them again unchanged.
+  'test/cli/serve.test.ts', 'test/cli/file-modes.test.ts', 'test/cli/usage.test.ts', 'test/cli/robustness.test.ts',
 ];
 
 export default defineConfig({
