@@ -23,6 +23,10 @@ const onceOnly = [
   // These run the CLI on an embedded (PGlite) data folder whatever DATABASE_URL says: a second
   // pass would run them again unchanged.
   'test/cli/serve.test.ts', 'test/cli/file-modes.test.ts', 'test/cli/usage.test.ts', 'test/cli/robustness.test.ts',
+  // The command lines of webhooks, admin verbs, the blog and media: their operations run on both
+  // databases in test/webhooks, test/admin, test/blog and test/media, and the CLI's path to
+  // PostgreSQL in test/cli.
+  'test/webhooks/cli.test.ts', 'test/admin/cli.test.ts', 'test/blog/cli.test.ts', 'test/media/cli.test.ts',
 ];
 
 export default defineConfig({
