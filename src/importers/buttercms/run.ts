@@ -11,7 +11,7 @@ import type { Actor } from '../../core/actor.js';
 import { isCmsError } from '../../core/errors.js';
 import {
   analyzeImportedTables, butterConfigSchema, migrationAbandon, migrationLocalesProbe, runnerStoppedMessageFor,
-  type ButterConfig, type MigrationLogLine, type MigrationRunRef, type MigrationView, type SchemaWrite, type SchemaWriteResult, type StoredMediaRef,
+  type ButterConfig, type FinishEntry, type MigrationLogLine, type MigrationRunRef, type MigrationView, type SchemaWrite, type SchemaWriteResult, type StoredMediaRef,
 } from '../../core/migrations/index.js';
 import { checkSchemaSet, validateTypeDefinition, type SchemaSet } from '../../core/schema/index.js';
 import type { Cms } from '../../runtime.js';
@@ -538,30 +538,14 @@ async function createAll(
 /** Pass two: references point at the entries pass one created; then publish as the source had it. */
 async function finishAll(kind: 'item' | 'page', entries: PreparedEntry[], ids: Map<string, string>, steps: MigrationSteps): Promise<void> {
   const pending = entries.filter((e) => e.deferred && e.hasRefs && ids.has(e.key));
-  const phase = kind === 'item' ? 'collectionItemReferences' : 'pageReferences';
-  if (pending.length === 0) return;
-  await steps.record({ progress: { phase, done: 0, total: pending.length } });
-  for (let start = 0; start < pending.length; start += entryBatchSize) {
-    const batch = pending.slice(start, start + entryBatchSize);
-    const warnings: ImportWarning[] = [];
-    const result = await steps.finish({
-      entryKind: kind,
-      entries: batch.map((e) => {
-        const fields: Record<string, unknown> = {};
-        for (const [k, v] of Object.entries(e.content)) {
-          if (containsRef(v)) fields[k] = resolveRefs(v, (key) => ids.get(key), `${e.key}.${k}`, warnings);
-        }
-        const locales = e.locales ? Object.fromEntries(Object.entries(e.locales).map(([code, values]) => [code, resolveLocaleRefs(values, ids, `${e.key} (locale ${code})`, warnings)])) : undefined;
-        return { id: ids.get(e.key)!, fields, publish: e.status === 'published', publishedAt: e.publishedAt, locales, seoLocales: e.seoLocales };
-      }),
-    }, { progress: { phase, done: start + batch.length, total: pending.length }, logs: toLogLines(warnings) });
-    if (result.skipped.length) {
-      await steps.record({ logs: result.skipped.map((s): MigrationLogLine => ({ level: 'error', message: `${kind} ${s.id}: references or publish skipped: ${s.reason}`, data: { code: s.code, details: s.details } })) });
+  await finishInBatches(kind, pending, kind === 'item' ? 'collectionItemReferences' : 'pageReferences', 'references or publish skipped', steps, (e, warnings) => {
+    const fields: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(e.content)) {
+      if (containsRef(v)) fields[k] = resolveRefs(v, (key) => ids.get(key), `${e.key}.${k}`, warnings);
     }
-    if (result.localesLeftOut?.length) {
-      await steps.record({ logs: result.localesLeftOut.map((l): MigrationLogLine => ({ level: 'warning', message: `${kind} ${l.id}: ${l.reason}` })) });
-    }
-  }
+    const locales = e.locales ? Object.fromEntries(Object.entries(e.locales).map(([code, values]) => [code, resolveLocaleRefs(values, ids, `${e.key} (locale ${code})`, warnings)])) : undefined;
+    return { id: ids.get(e.key)!, fields, publish: e.status === 'published', publishedAt: e.publishedAt, locales, seoLocales: e.seoLocales };
+  });
 }
 
 /**
@@ -570,21 +554,33 @@ async function finishAll(kind: 'item' | 'page', entries: PreparedEntry[], ids: M
  */
 async function saveDrafts(kind: 'item' | 'page', entries: PreparedEntry[], ids: Map<string, string>, steps: MigrationSteps): Promise<void> {
   const pending = entries.filter((e) => e.draftContent && ids.has(e.key));
-  const phase = kind === 'item' ? 'collectionItemDrafts' : 'pageDrafts';
+  await finishInBatches(kind, pending, kind === 'item' ? 'collectionItemDrafts' : 'pageDrafts', 'its source draft was not saved', steps, (e, warnings) => {
+    const fields = resolveRefs(e.draftContent, (key) => ids.get(key), `${e.key} (draft)`, warnings);
+    return { id: ids.get(e.key)!, fields: isPlainObject(fields) ? fields : {}, publish: false };
+  });
+}
+
+/**
+ * Sends entries created already through the finish step, a batch per transaction, with the
+ * phase's progress; what the step skipped (`skipped` names the loss) and the locales it left out
+ * are logged.
+ */
+async function finishInBatches(
+  kind: 'item' | 'page', pending: PreparedEntry[], phase: string, skipped: string, steps: MigrationSteps,
+  toFinish: (entry: PreparedEntry, warnings: ImportWarning[]) => FinishEntry,
+): Promise<void> {
   if (pending.length === 0) return;
   await steps.record({ progress: { phase, done: 0, total: pending.length } });
   for (let start = 0; start < pending.length; start += entryBatchSize) {
     const batch = pending.slice(start, start + entryBatchSize);
     const warnings: ImportWarning[] = [];
-    const result = await steps.finish({
-      entryKind: kind,
-      entries: batch.map((e) => {
-        const fields = resolveRefs(e.draftContent, (key) => ids.get(key), `${e.key} (draft)`, warnings);
-        return { id: ids.get(e.key)!, fields: isPlainObject(fields) ? fields : {}, publish: false };
-      }),
-    }, { progress: { phase, done: start + batch.length, total: pending.length }, logs: toLogLines(warnings) });
+    const result = await steps.finish({ entryKind: kind, entries: batch.map((e) => toFinish(e, warnings)) },
+      { progress: { phase, done: start + batch.length, total: pending.length }, logs: toLogLines(warnings) });
     if (result.skipped.length) {
-      await steps.record({ logs: result.skipped.map((s): MigrationLogLine => ({ level: 'error', message: `${kind} ${s.id}: its source draft was not saved: ${s.reason}`, data: { code: s.code, details: s.details } })) });
+      await steps.record({ logs: result.skipped.map((s): MigrationLogLine => ({ level: 'error', message: `${kind} ${s.id}: ${skipped}: ${s.reason}`, data: { code: s.code, details: s.details } })) });
+    }
+    if (result.localesLeftOut?.length) {
+      await steps.record({ logs: result.localesLeftOut.map((l): MigrationLogLine => ({ level: 'warning', message: `${kind} ${l.id}: ${l.reason}` })) });
     }
   }
 }
