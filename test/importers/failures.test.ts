@@ -62,7 +62,7 @@ describe('migration failures, pauses and states', () => {
     const b = await fake({ mode: 'bad-token' });
     const m = await h.migrate(b, 'full');
     expect(m.status).toBe('failed');
-    expect(m.error).toMatch(/ButterCMS refused the API token \(401 \("Invalid token\."\)\) on GET http:\/\/127\.0\.0\.1:\d+\/v2\/pages\/\*\/\?levels=1&page=1&page_size=100/);
+    expect(m.error).toMatch(/ButterCMS refused the API token \(401 \("Invalid token\."\)\) on GET http:\/\/127\.0\.0\.1:\d+\/v2\/pages\/\*\/\?levels=1&alt_media_text=1&page=1&page_size=100/);
     expect(m.error).not.toContain(b.token);
     expect(m.finishedAt).not.toBeNull();
     const errors = (await h.logs(m.id)).filter((l) => l.level === 'error');

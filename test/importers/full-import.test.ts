@@ -152,6 +152,19 @@ describe('full import of a ButterCMS account', () => {
     expect(home.fields.hero_banner.image._url).toBe(hero._url);
   });
 
+  it('gives field media the alt text of the source\'s media library, read with alt_media_text=1', async () => {
+    const contentReads = butter.requests.filter((r) => /^\/v2\/(pages|content)\//.test(r.path));
+    expect(contentReads.length).toBeGreaterThan(0);
+    for (const r of contentReads) expect(r.query).toMatchObject({ alt_media_text: '1' });
+    const altOf = (id: string) => butter.account.media.find((m) => m.id === id)!.alt;
+    const hero = (await get('/api/v1/pages/spring-launch')).data.fields.hero_image;
+    // The same bytes under two URLs are one media item: it has the alt text of the first met.
+    expect([altOf(MEDIA_IDS.springHero), altOf(MEDIA_IDS.springHeroCopy)]).toContain(hero._altText);
+    const people = (await get('/api/v1/collections/people?limit=100')).data;
+    const coyote = people.find((p: { name: string }) => p.name === 'Wile E. Coyote');
+    expect(coyote.fields.photo).toMatchObject({ _mimeType: 'image/png', _altText: altOf(MEDIA_IDS.coyotePhoto) });
+  });
+
   it('points media inside HTML at the imported files', async () => {
     const about = (await get('/api/v1/pages/about')).data;
     expect(about.fields.body).toContain('/api/v1/media/default/');

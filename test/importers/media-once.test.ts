@@ -8,7 +8,8 @@ import { createImportHarness, type ImportHarness } from './support.js';
 
 /**
  * Media met twice in one import: a file the source cannot give is asked for once (migrations never
- * retry), and a post's featured image that a collection item used first gets the post's alt text.
+ * retry), and a post's featured image that a collection item used first gets the post's alt text
+ * when the source's media library has none for it.
  */
 describe('media met again by the blog phase', () => {
   let h: ImportHarness;
@@ -29,6 +30,8 @@ describe('media met again by the blog phase', () => {
         const post = account.posts[0]!;
         post.featured_image = `${base}/${MEDIA_IDS.coyotePhoto}`;
         post.featured_image_alt = 'The coyote, featured';
+        // Its media library entry has no alt text: the post's fills in.
+        account.media.find((m) => m.id === MEDIA_IDS.coyotePhoto)!.alt = '';
         return account;
       },
     });
@@ -47,7 +50,7 @@ describe('media met again by the blog phase', () => {
     expect(warnings).toHaveLength(1);
   });
 
-  it('gives the post\'s alt text to its featured image, imported earlier for a collection item', async () => {
+  it('gives the post\'s alt text to its featured image, imported earlier for a collection item without one', async () => {
     const [row] = rowsOf<{ alt: string | null }>(await h.cms.db.execute(sql`select m.alt_text as alt from blog_posts b join media m on m.id = b.featured_image_id where b.slug = ${'anvils-101'}`));
     expect(row).toEqual({ alt: 'The coyote, featured' });
   });

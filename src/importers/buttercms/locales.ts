@@ -13,7 +13,7 @@
 import { SourceRequestError, sourcePageSizes, type ButterClient } from './client.js';
 import { fieldsOfItem, isCollectionItemObject } from './infer.js';
 import type { ImportPlan, PlannedType } from './plan.js';
-import { collectionArray, dataArray, toPage, type LocaleVariant, type ReadProgress, type SourceData, type SourceItem, type SourcePage } from './source.js';
+import { collectionArray, contentReadQuery, dataArray, toPage, type LocaleVariant, type ReadProgress, type SourceData, type SourceItem, type SourcePage } from './source.js';
 import type { ImportWarning } from './types.js';
 
 /** What the project has of locales, as the probe answers it. */
@@ -101,10 +101,10 @@ export async function readOtherLocales(
       const progress = async () => { await onProgress?.({ done, total: total + 1, requests: client.requestCount }); };
       try {
         if (list.kind === 'collection') {
-          const raw = await client.list(list.path, { levels: 1, locale: code }, sourcePageSizes.collections, collectionArray(list.key!), progress);
+          const raw = await client.list(list.path, { ...contentReadQuery, locale: code }, sourcePageSizes.collections, collectionArray(list.key!), progress);
           variant.collections.set(list.key!, raw.filter((v): v is SourceItem => isCollectionItemObject(v)));
         } else {
-          const raw = await client.list(list.path, { levels: 1, locale: code }, sourcePageSizes.pages, dataArray, progress);
+          const raw = await client.list(list.path, { ...contentReadQuery, locale: code }, sourcePageSizes.pages, dataArray, progress);
           for (const v of raw) {
             const page = toPage(v);
             if (!page) continue;

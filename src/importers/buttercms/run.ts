@@ -22,7 +22,7 @@ import { containsRef, orderForCreation, preparePages, prepareItems, refTargets, 
 import { isMediaUrl, isPlainObject } from './infer.js';
 import { asLocaleFailure, decideLocales, describeLocalized, localeLookup, LocaleRefused, markLocalized, readOtherLocales, type LocaleDecision, type LocaleLookup } from './locales.js';
 import { mergeWithExisting, planImport, type ExistingSchema, type ImportPlan, type MergeResult, type PlannedType, type SchemaKind } from './plan.js';
-import { readBlog, readSource, type ReadProgress, type SourceData } from './source.js';
+import { liftMediaAltTexts, readBlog, readSource, type ReadProgress, type SourceData, type SourcePost } from './source.js';
 import { createMigrationSteps, Paused, type MigrationSteps } from './steps.js';
 import { fieldListOf, type ImportWarning, type SchemaField } from './types.js';
 import { cutText } from '../../lib/cut-text.js';
@@ -117,15 +117,16 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
       locale: listed?.[0],
       onProgress: mappingProgress,
     }).catch((e: unknown) => { throw listed ? asLocaleFailure(e, listed[0]!) : e; });
-    let lookup: LocaleLookup | null = null;
     if (listed) {
       const read = await readOtherLocales(client, source, listed.slice(1), async (p) => {
         await steps.record({ progress: { phase: 'mappingLocales', done: p.done, total: p.total } });
       });
       source.variants = read.variants;
       source.warnings.push(...read.warnings);
-      lookup = localeLookup(listed, read.variants);
     }
+    // Media fields arrive as `{ url, alt }`: back to URLs (before locales are compared), alt texts aside.
+    const fieldAlts = liftMediaAltTexts(source, mediaHosts);
+    const lookup: LocaleLookup | null = listed && source.variants ? localeLookup(listed, source.variants) : null;
     const summary = summariseSource(source);
     await steps.record({
       status: 'validating',
@@ -195,7 +196,7 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
     await steps.record({ status: 'importing', report, progress: { phase: 'media', done: 0, total: mediaUrls.length }, logs: planLogs });
     // Media URLs the source could not give (not found, too large): not asked for again by the blog phase.
     const unavailable = new Set<string>();
-    const media = await importMedia(client, mediaUrls, source, cms.config.maxUploadBytes, steps, unavailable);
+    const media = await importMedia(client, mediaUrls, altTextsOf(source.posts, fieldAlts), cms.config.maxUploadBytes, steps, unavailable);
     // Fields the project has localized already (an earlier import, a schema push) are per locale here too.
     adoptLocalized(plan, merge);
     const written = await steps.schema(schemaWrite(merge), { progress: { phase: 'schema', done: 0, total: 1 } });
@@ -246,14 +247,15 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
       blogFiles = ahead.files;
     }
     const blogUrls = blogMediaUrls(source, mediaHosts).filter((u) => isMediaUrl(u, mediaHosts) && !media.has(u) && !unavailable.has(u));
-    // Featured images imported already (a page used them too) get their post's alt text now.
+    // Featured images imported already (a page used them too) get their post's alt text now,
+    // unless the source's media library gave them one.
     const altTexts = source.posts.flatMap((p) => {
-      const stored = p.featured_image && p.featured_image_alt ? media.get(p.featured_image) : undefined;
+      const stored = p.featured_image && p.featured_image_alt && !fieldAlts.has(p.featured_image) ? media.get(p.featured_image) : undefined;
       return stored && p.featured_image_alt ? [{ id: stored.id, altText: p.featured_image_alt }] : [];
     });
     if (altTexts.length) await steps.media({ files: [], altTexts });
     if (blogUrls.length) {
-      const downloaded = blogFiles ?? downloadMedia(client, blogUrls, source, cms.config.maxUploadBytes, unavailable);
+      const downloaded = blogFiles ?? downloadMedia(client, blogUrls, altTextsOf(source.posts), cms.config.maxUploadBytes, unavailable);
       for (const [url, file] of await storeMedia(downloaded, blogUrls.length, steps, 'blogMedia')) media.set(url, file);
     }
     await importBlog({ source, media, steps });
@@ -311,7 +313,7 @@ async function readBlogAhead(
   const blog = await readBlog(client, async (p) => { progress = p; });
   const read = { posts: blog.posts, authors: blog.authors };
   const urls = blogMediaUrls(read, mediaHosts).filter((u) => isMediaUrl(u, mediaHosts) && !media.has(u) && !unavailable.has(u));
-  const batches = downloadMedia(client, urls, read, maxBytes, unavailable);
+  const batches = downloadMedia(client, urls, altTextsOf(read.posts), maxBytes, unavailable);
   const ahead: DownloadedBatch[] = [];
   let held = 0;
   while (held < aheadMaxBytes) {
@@ -416,9 +418,21 @@ function schemaLogs(merge: MergeResult): MigrationLogLine[] {
 
 /** Files by source URL, downloaded (the run's first media phase) and stored, batch by batch. */
 function importMedia(
-  client: ButterClient, urls: string[], source: SourceData, maxBytes: number, steps: MigrationSteps, unavailable: Set<string>,
+  client: ButterClient, urls: string[], alt: ReadonlyMap<string, string>, maxBytes: number, steps: MigrationSteps, unavailable: Set<string>,
 ): Promise<Map<string, StoredMediaRef>> {
-  return storeMedia(downloadMedia(client, urls, source, maxBytes, unavailable), urls.length, steps, 'media');
+  return storeMedia(downloadMedia(client, urls, alt, maxBytes, unavailable), urls.length, steps, 'media');
+}
+
+/**
+ * Alt texts by file URL: the ones media fields brought (the source's media library), then for the
+ * others, the alt text of a post whose featured image the file is.
+ */
+function altTextsOf(posts: readonly SourcePost[], fieldAlts: ReadonlyMap<string, string> = new Map()): Map<string, string> {
+  const alt = new Map(fieldAlts);
+  for (const post of posts) {
+    if (post.featured_image && post.featured_image_alt && !alt.has(post.featured_image)) alt.set(post.featured_image, post.featured_image_alt);
+  }
+  return alt;
 }
 
 /** One batch of files as downloaded: the files, and the ones the source could not give. */
@@ -430,14 +444,12 @@ interface DownloadedBatch {
 
 /**
  * Downloads in batches of `mediaBatchSize`, lazily: each batch is fetched when the caller asks for
- * it. Featured images get their post's alt text. A URL the source could not give is added to
+ * it. Each file gets its alt text from `alt`, where it has one. A URL the source could not give is added to
  * `unavailable`, so that no later phase asks for it again (migrations never retry).
  */
 function* downloadMedia(
-  client: ButterClient, urls: string[], source: Pick<SourceData, 'posts'>, maxBytes: number, unavailable: Set<string>,
+  client: ButterClient, urls: string[], alt: ReadonlyMap<string, string>, maxBytes: number, unavailable: Set<string>,
 ): Generator<Promise<DownloadedBatch>> {
-  const alt = new Map<string, string>();
-  for (const post of source.posts) if (post.featured_image && post.featured_image_alt) alt.set(post.featured_image, post.featured_image_alt);
   for (let start = 0; start < urls.length; start += mediaBatchSize) {
     yield (async () => {
       const batch: DownloadedBatch = { files: [], logs: [], skipped: 0 };

@@ -4,11 +4,13 @@
 // of `/v2/content/?keys=` reference URIs), until nothing new turns up.
 //
 // Pages and collections are read with `levels=1`: every reference then arrives as a reference URI
-// that names its collection or page type, so each one can be told apart and followed.
+// that names its collection or page type, so each one can be told apart and followed. They are read
+// with `alt_media_text=1` too, so that media fields bring their alt text (`{ url, alt }`);
+// `liftMediaAltTexts` puts each back to its URL and keeps the alt texts aside.
 
 import { canonicalJson } from '../../lib/canonical-json.js';
 import { SourceRequestError, sourcePageSizes, type ButterClient } from './client.js';
-import { isCollectionItemObject, isPageObject, isPlainObject, referenceTargetOf } from './infer.js';
+import { isCollectionItemObject, isMediaWithAlt, isPageObject, isPlainObject, referenceTargetOf } from './infer.js';
 import type { ImportWarning } from './types.js';
 
 export interface SourcePage {
@@ -201,6 +203,9 @@ export function toPage(v: unknown): SourcePage | null {
   };
 }
 
+/** The query of every page and collection read (a locale is added where one is asked for). */
+export const contentReadQuery: Readonly<Record<string, number>> = { levels: 1, alt_media_text: 1 };
+
 export const dataArray = (body: unknown): unknown[] => (isPlainObject(body) && Array.isArray(body.data) ? body.data : []);
 
 export const collectionArray = (key: string) => (body: unknown): unknown[] => {
@@ -273,7 +278,7 @@ export async function readSource(client: ButterClient, options: ReadSourceOption
     for (const v of Object.values(value)) scan(v);
   };
 
-  const contentQuery = { levels: 1, ...(options.locale !== undefined ? { locale: options.locale } : {}) };
+  const contentQuery = { ...contentReadQuery, ...(options.locale !== undefined ? { locale: options.locale } : {}) };
   // ButterCMS serves drafts only with `preview=1` (published entries then come as their latest
   // draft): every list is read both ways, and what only the preview has, or has otherwise, is a draft.
   const previewQuery = { ...contentQuery, preview: 1 };
@@ -431,4 +436,50 @@ export async function readSource(client: ButterClient, options: ReadSourceOption
 export async function readBlog(client: ButterClient, onProgress?: (progress: ReadProgress) => Promise<void>): Promise<BlogData> {
   const data = await readSource(client, { pageTypes: [], collections: [], blog: true, onProgress, skipPages: true });
   return { posts: data.posts, authors: data.authors, categories: data.categories, tags: data.tags, warnings: data.warnings };
+}
+
+/**
+ * Media values arrive as `{ url, alt }` (the reads ask for `alt_media_text=1`). Puts each back to
+ * its URL, in place, in every page, item and draft read, locale variants included: the rest of the
+ * import reads media as URLs. Returns the alt texts by URL, the first non-empty one met for each
+ * (ButterCMS keeps one per asset). An empty media field, `{ url: "" }`, becomes "".
+ */
+export function liftMediaAltTexts(source: SourceData, mediaHosts: readonly string[]): Map<string, string> {
+  const alts = new Map<string, string>();
+  const lift = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(lift);
+    if (!isPlainObject(value)) return value;
+    if (isMediaWithAlt(value, mediaHosts)) {
+      if (typeof value.alt === 'string' && value.alt.trim() !== '' && !alts.has(value.url)) alts.set(value.url, value.alt);
+      return value.url;
+    }
+    if (isEmptyMediaWithAlt(value)) return '';
+    return liftRecord(value);
+  };
+  const liftRecord = (record: Record<string, unknown>): Record<string, unknown> =>
+    Object.fromEntries(Object.entries(record).map(([k, v]) => [k, lift(v)]));
+  const liftPages = (pages: SourcePage[]) => {
+    for (const page of pages) {
+      page.fields = liftRecord(page.fields);
+      if (page.draftFields) page.draftFields = liftRecord(page.draftFields);
+    }
+  };
+  const liftItems = (items: SourceItem[]) => {
+    items.forEach((item, i) => { items[i] = { ...liftRecord(item), meta: item.meta }; });
+  };
+  liftPages(source.pages);
+  source.collections.forEach(liftItems);
+  for (const [id, draft] of source.itemDrafts.edits) source.itemDrafts.edits.set(id, { ...liftRecord(draft), meta: draft.meta });
+  for (const variant of source.variants ?? []) {
+    liftPages(variant.pages);
+    variant.collections.forEach(liftItems);
+  }
+  return alts;
+}
+
+/** `{ url: "" }` or `{ url: null, alt }`: how an empty media field may arrive under `alt_media_text=1`. */
+function isEmptyMediaWithAlt(value: Record<string, unknown>): boolean {
+  const keys = Object.keys(value);
+  return keys.includes('url') && keys.every((k) => k === 'url' || k === 'alt') && (value.url === '' || value.url === null) &&
+    (value.alt === undefined || value.alt === null || typeof value.alt === 'string');
 }
