@@ -70,6 +70,9 @@ describe('ButterCMS drafts', () => {
     const row = await pageRow('spring-launch');
     expect(row).toMatchObject({ status: 'published', live: 'Meet the new Acme Rocket', draft: 'Meet the even newer Acme Rocket' });
     expect(new Date(row!.published_at!).toISOString()).toBe('2024-04-02T09:15:22.318Z');
+    // Saving the draft (the import's last pass) keeps the source's time of the last update.
+    const [times] = rowsOf<{ at: Date | string }>(await h.cms.db.execute(sql`select updated_at as at from pages where slug = 'spring-launch' and deleted_at is null`));
+    expect(new Date(times!.at).toISOString()).toBe('2024-04-05T16:40:01.904Z');
     // A page without a draft of its own: its draft is what is published.
     expect(await pageRow('summer-sale')).toMatchObject({ status: 'published', live: 'Up to 40% off', draft: 'Up to 40% off' });
   });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MigrationView } from '../../src/core/migrations/index.js';
+import { rowsOf } from '../../src/lib/rows.js';
 import { MEDIA_IDS, expectedCounts } from '../fakes/buttercms/account.js';
 import { startFakeButter, type FakeButter, type FakeButterRequest } from '../fakes/buttercms/server.js';
 import { serveOverSocket, type HttpClient } from '../helpers/http.js';
@@ -163,6 +164,20 @@ describe('full import of a ButterCMS account', () => {
     const people = (await get('/api/v1/collections/people?limit=100')).data;
     const coyote = people.find((p: { name: string }) => p.name === 'Wile E. Coyote');
     expect(coyote.fields.photo).toMatchObject({ _mimeType: 'image/png', _altText: altOf(MEDIA_IDS.coyotePhoto) });
+  });
+
+  it('keeps the source\'s times: a page\'s last update and first appearance, a post\'s creation and last update', async () => {
+    const iso = (t: string) => new Date(t).toISOString();
+    const ours = new Map<string, { updatedAt: string }>((await get('/api/v1/pages?limit=100')).data.map((p: { slug: string; updatedAt: string }) => [p.slug, p]));
+    const pages = butter.account.pages.filter((p) => ours.has(p.slug));
+    // Pages written whole at once, and pages completed by the second pass (a reference cycle).
+    expect(pages.map((p) => p.slug)).toEqual(expect.arrayContaining(['spring-launch', 'home']));
+    for (const p of pages) expect(ours.get(p.slug)!.updatedAt, p.slug).toBe(iso(p.updated));
+    const [page] = rowsOf<{ created_at: Date | string }>(await h.cms.db.execute(sql`select created_at from pages where slug = ${'spring-launch'} and deleted_at is null`));
+    // ButterCMS pages have no creation time: the earliest the source shows, here when it was published.
+    expect(new Date(page!.created_at).toISOString()).toBe('2024-04-02T09:15:22.318Z');
+    const post = (await get('/api/v1/blog/posts/anvils-101')).data;
+    expect(post).toMatchObject({ createdAt: '2024-05-10T08:12:40.551Z', updatedAt: '2024-05-11T10:00:03.004Z' });
   });
 
   it('points media inside HTML at the imported files', async () => {

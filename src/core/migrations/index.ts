@@ -34,7 +34,7 @@ export {
 export type {
   StepRecord, StepOutput, SchemaWrite, SchemaWriteResult, MediaWrite, MediaWriteResult, MediaFileInput, EntriesWrite,
   EntriesWriteResult, NewEntry, FinishWrite, FinishEntry, FinishWriteResult, BlogTermsWrite, BlogTermsWriteResult,
-  BlogAuthorInput, BlogAuthorsWrite, BlogAuthorsWriteResult, BlogPostInput, BlogPostsWrite, BlogPostsWriteResult, StoredMediaRef,
+  BlogAuthorInput, BlogAuthorsWrite, BlogAuthorsWriteResult, BlogPostInput, BlogPostsWrite, BlogPostsWriteResult, StoredMediaRef, SourceTimes,
 } from './steps.js';
 export { migrationLocalesProbe, type ProjectLocaleState, type LocalesWrite, type LocalesWriteResult } from './locales.js';
 export { staleHeartbeatMs, type MigrationRunner, type MigrationRunRef } from './port.js';

@@ -101,6 +101,13 @@ const mediaWriteSchema = z.strictObject({
 });
 export type MediaWrite = z.input<typeof mediaWriteSchema>;
 
+/**
+ * The source's own times of an entry, kept over the import's: written after everything else the
+ * step does to the entry. A time still to come is ignored; `updatedAt` is never before `createdAt`.
+ */
+const sourceTimesSchema = z.object({ createdAt: z.string().optional(), updatedAt: z.string().optional() });
+export type SourceTimes = z.input<typeof sourceTimesSchema>;
+
 const newEntrySchema = z.object({
   /** The runner's own key for the entry (a source slug or item id), echoed back with its id. */
   key: z.string(),
@@ -114,6 +121,7 @@ const newEntrySchema = z.object({
   publishedAt: z.string().optional(),
   /** A draft the source has scheduled: the scheduler publishes it then, when that is still to come. */
   publishAt: z.string().optional(),
+  sourceTimes: sourceTimesSchema.optional(),
   /** Localized fields' values in the other locales (references as in `fields`), and a page's SEO in them. */
   locales: entryLocalesSchema.optional(),
   seoLocales: entryLocalesSchema.optional(),
@@ -138,6 +146,7 @@ const finishEntrySchema = z.object({
   fields: records,
   publish: z.boolean(),
   publishedAt: z.string().optional(),
+  sourceTimes: sourceTimesSchema.optional(),
   /** Localized fields' values in the other locales (references resolved), and a page's SEO in them. */
   locales: entryLocalesSchema.optional(),
   seoLocales: entryLocalesSchema.optional(),
@@ -179,6 +188,7 @@ const blogPostSchema = z.object({
   categoryIds: z.array(z.string()),
   tagIds: z.array(z.string()),
   seo: records,
+  sourceTimes: sourceTimesSchema.optional(),
 });
 export type BlogPostInput = z.input<typeof blogPostSchema>;
 const blogPostsWriteSchema = z.strictObject({ posts: z.array(blogPostSchema) });
@@ -561,6 +571,8 @@ async function createEntries(ctx: Ctx, write: EntriesWrite): Promise<EntriesWrit
         const leftOut = await writeEntryLocales(ctx, write.entryKind, shape.id, { locales, seoLocales: entry.seoLocales }, entry.status === 'published');
         if (leftOut.length) (result.localesLeftOut ??= []).push(...leftOut.map((reason) => ({ key: entry.key, reason })));
       }
+      const times = sourceTimesAt(entry.sourceTimes, ctx.clock.now());
+      if (times) await store.update(ctx.db, shape.id, times);
       result.ids[entry.key] = shape.id;
       result.created += 1;
       if (slug !== entry.slug) result.renamed.push({ key: entry.key, from: entry.slug, to: slug });
@@ -570,6 +582,19 @@ async function createEntries(ctx: Ctx, write: EntriesWrite): Promise<EntriesWrit
     }
   }
   return result;
+}
+
+/** The source's times that can be kept: valid and not still to come; `updatedAt` not before `createdAt`. */
+function sourceTimesAt(times: SourceTimes | undefined, now: Date): { createdAt?: Date; updatedAt?: Date } | null {
+  const at = (v: string | undefined) => {
+    const t = v === undefined ? Number.NaN : Date.parse(v);
+    return Number.isNaN(t) || t > now.getTime() ? undefined : new Date(t);
+  };
+  const createdAt = at(times?.createdAt);
+  let updatedAt = at(times?.updatedAt);
+  if (createdAt && updatedAt && updatedAt < createdAt) updatedAt = createdAt;
+  if (!createdAt && !updatedAt) return null;
+  return { ...(createdAt ? { createdAt } : {}), ...(updatedAt ? { updatedAt } : {}) };
 }
 
 const placeholderPrefix = '@ref:';
@@ -623,6 +648,8 @@ async function finishEntries(ctx: Ctx, write: FinishWrite): Promise<FinishWriteR
         const leftOut = await writeEntryLocales(ctx, write.entryKind, entry.id, { locales: entry.locales, seoLocales: entry.seoLocales }, entry.publish);
         if (leftOut.length) (result.localesLeftOut ??= []).push(...leftOut.map((reason) => ({ id: entry.id, reason })));
       }
+      const times = sourceTimesAt(entry.sourceTimes, ctx.clock.now());
+      if (times) await store.update(ctx.db, entry.id, times);
       result.done += 1;
     } catch (e) {
       if (!isCmsError(e) || !skippableEntry.has(e.code)) throw e;
@@ -709,6 +736,8 @@ async function importBlogPosts(ctx: Ctx, write: BlogPostsWrite): Promise<BlogPos
         featuredImageId: post.featuredImageId, author: post.authorId, categories: post.categoryIds, tags: post.tagIds, seo: post.seo,
       });
       const created = await createPost.run(ctx, input);
+      const times = sourceTimesAt(post.sourceTimes, ctx.clock.now());
+      if (times) await ctx.db.update(blogPosts).set(times).where(eq(blogPosts.id, created.id));
       result.ids[post.key] = created.id;
       result.created += 1;
       if (slug !== post.slug) result.renamed.push({ key: post.key, from: post.slug, to: slug });

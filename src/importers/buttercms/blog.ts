@@ -3,7 +3,7 @@
 
 import type { MigrationLogLine, StoredMediaRef } from '../../core/migrations/index.js';
 import { collectMediaUrls } from './convert.js';
-import { rewriteHtmlText } from './entries.js';
+import { rewriteHtmlText, sourceTimes } from './entries.js';
 import { makeUnique, toSlug } from './names.js';
 import type { SourceAuthor, SourceData, SourcePost } from './source.js';
 import type { MigrationSteps } from './steps.js';
@@ -106,6 +106,7 @@ export async function importBlog(deps: BlogImportDeps): Promise<void> {
       categoryIds: post.categories.map((c) => terms.categories[toSlug(c.slug, 'term')]).filter((id): id is string => !!id),
       tagIds: post.tags.map((t) => terms.tags[toSlug(t.slug, 'term')]).filter((id): id is string => !!id),
       seo,
+      sourceTimes: sourceTimes(post),
     };
   };
   for (let start = 0; start < source.posts.length; start += postBatchSize) {

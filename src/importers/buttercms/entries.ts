@@ -9,6 +9,7 @@ import type { ImportPlan, PlannedType } from './plan.js';
 import type { SourceData, SourceItem, SourcePage } from './source.js';
 import type { LocaleLookup } from './locales.js';
 import type { ImportWarning, ReferenceKind } from './types.js';
+import type { SourceTimes } from '../../core/migrations/index.js';
 import { cutText } from '../../lib/cut-text.js';
 
 /** The stand-in for a local id until the target exists: `@ref:page:<slug>`, `@ref:item:<id>`. */
@@ -30,6 +31,8 @@ export interface PreparedEntry {
   publishedAt?: string | undefined;
   /** A draft the source has scheduled: when it is to go live (scheduled here too, when in the future). */
   publishAt?: string | undefined;
+  /** The source's own times, kept over the import's (see `sourceTimes`). */
+  sourceTimes?: SourceTimes | undefined;
   hasRefs: boolean;
   /** Localized fields' values in the other locales (references as placeholders), by code; a page's SEO in them. */
   locales?: Record<string, Record<string, unknown>> | undefined;
@@ -238,7 +241,20 @@ export function pageSeo(fields: Record<string, unknown>): Record<string, unknown
   };
 }
 
-const validTime = (v: string | null): string | undefined => (v && !Number.isNaN(Date.parse(v)) ? new Date(v).toISOString() : undefined);
+const validTime = (v: string | null | undefined): string | undefined => (v && !Number.isNaN(Date.parse(v)) ? new Date(v).toISOString() : undefined);
+
+/**
+ * An entry's times as the source has them: created (ButterCMS pages and items have no `created`:
+ * then the earliest time the source shows, its `published` or `updated`), and last updated.
+ * Collection items have no times at all in the read API, and keep the import's.
+ */
+export function sourceTimes(times: { created?: string | null; published?: string | null; updated?: string | null }): SourceTimes | undefined {
+  const updatedAt = validTime(times.updated);
+  const shown = [validTime(times.published), updatedAt].filter((t): t is string => t !== undefined).sort();
+  const createdAt = validTime(times.created) ?? shown[0];
+  if (!createdAt && !updatedAt) return undefined;
+  return { ...(createdAt ? { createdAt } : {}), ...(updatedAt ? { updatedAt } : {}) };
+}
 
 /** The localized fields' values of each locale stored under its own code (and a page's SEO in each). */
 function otherLocales(
@@ -327,6 +343,7 @@ export function preparePages(pages: readonly SourcePage[], ctx: PrepareContext, 
       status: draft ? 'draft' : 'published',
       publishedAt: draft ? undefined : validTime(page.published),
       ...(publishAt ? { publishAt } : {}),
+      sourceTimes: sourceTimes(page),
       hasRefs: hasAnyRef(content, more),
       ...more,
     });

@@ -531,6 +531,7 @@ async function createAll(
         status: e.deferred ? 'draft' : e.status,
         publishedAt: e.publishedAt,
         publishAt: e.publishAt,
+        sourceTimes: e.sourceTimes,
         // A deferred entry gets its other locales with its references, in pass two.
         ...(e.deferred ? {} : { locales: e.locales, seoLocales: e.seoLocales }),
       })),
@@ -556,7 +557,7 @@ async function finishAll(kind: 'item' | 'page', entries: PreparedEntry[], ids: M
       if (containsRef(v)) fields[k] = resolveRefs(v, (key) => ids.get(key), `${e.key}.${k}`, warnings);
     }
     const locales = e.locales ? Object.fromEntries(Object.entries(e.locales).map(([code, values]) => [code, resolveLocaleRefs(values, ids, `${e.key} (locale ${code})`, warnings)])) : undefined;
-    return { id: ids.get(e.key)!, fields, publish: e.status === 'published', publishedAt: e.publishedAt, locales, seoLocales: e.seoLocales };
+    return { id: ids.get(e.key)!, fields, publish: e.status === 'published', publishedAt: e.publishedAt, locales, seoLocales: e.seoLocales, sourceTimes: e.sourceTimes };
   });
 }
 
@@ -568,7 +569,7 @@ async function saveDrafts(kind: 'item' | 'page', entries: PreparedEntry[], ids: 
   const pending = entries.filter((e) => e.draftContent && ids.has(e.key));
   await finishInBatches(kind, pending, kind === 'item' ? 'collectionItemDrafts' : 'pageDrafts', 'its source draft was not saved', steps, (e, warnings) => {
     const fields = resolveRefs(e.draftContent, (key) => ids.get(key), `${e.key} (draft)`, warnings);
-    return { id: ids.get(e.key)!, fields: isPlainObject(fields) ? fields : {}, publish: false };
+    return { id: ids.get(e.key)!, fields: isPlainObject(fields) ? fields : {}, publish: false, sourceTimes: e.sourceTimes };
   });
 }
 

@@ -56,6 +56,7 @@ export interface SourcePost {
   status: string;
   published: string | null;
   created: string | null;
+  updated: string | null;
   body: string;
   summary: string;
   seo_title: string;
@@ -177,6 +178,7 @@ function toPost(v: unknown): SourcePost | null {
     status: str(v.status) || 'published',
     published: strOrNull(v.published),
     created: strOrNull(v.created),
+    updated: strOrNull(v.updated),
     body: str(v.body),
     summary: str(v.summary),
     seo_title: str(v.seo_title),
