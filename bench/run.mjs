@@ -6,8 +6,9 @@
 // answers the list's own bytes: column "x list bytes"). Prints a table and writes it as JSON under
 // bench/results/.
 //
-//   node bench/run.mjs [--driver pglite|postgres] [--duration 8] [--warmup 3] [--no-analyze]
-//                      [--keep] [--data DIR] [--no-webhooks] [--no-startup] [--no-import]
+//   node bench/run.mjs [--driver pglite|postgres] [--duration 8] [--warmup 3] [--pages 10000]
+//                      [--items 100000] [--no-analyze] [--keep] [--data DIR] [--no-webhooks]
+//                      [--no-startup] [--no-import]   (--help prints this list)
 //
 // PGlite runs in a temporary data folder; PostgreSQL in a fresh database on DATABASE_URL's server
 // (default postgres://postgres@127.0.0.1:5432/test), created here and dropped at the end.
@@ -27,23 +28,41 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { freshPostgresDatabase } from './fresh-database.mjs';
 
-const { values: args } = parseArgs({
-  options: {
-    driver: { type: 'string', default: 'pglite' },
-    duration: { type: 'string', default: '8' },
-    warmup: { type: 'string', default: '3' },
-    pages: { type: 'string', default: '10000' },
-    items: { type: 'string', default: '100000' },
-    'no-analyze': { type: 'boolean', default: false },
-    'no-webhooks': { type: 'boolean', default: false },
-    'no-startup': { type: 'boolean', default: false },
-    'no-import': { type: 'boolean', default: false },
-    keep: { type: 'boolean', default: false },
-    data: { type: 'string' },
-  },
-});
+const usage = `usage: npm run bench -- [--driver pglite|postgres] [--duration 8] [--warmup 3] [--pages 10000] [--items 100000]
+                            [--no-analyze] [--keep] [--data DIR] [--no-webhooks] [--no-startup] [--no-import]
+(see the comment at the top of bench/run.mjs)`;
+let parsed;
+try {
+  parsed = parseArgs({
+    options: {
+      help: { type: 'boolean', short: 'h', default: false },
+      driver: { type: 'string', default: 'pglite' },
+      duration: { type: 'string', default: '8' },
+      warmup: { type: 'string', default: '3' },
+      pages: { type: 'string', default: '10000' },
+      items: { type: 'string', default: '100000' },
+      'no-analyze': { type: 'boolean', default: false },
+      'no-webhooks': { type: 'boolean', default: false },
+      'no-startup': { type: 'boolean', default: false },
+      'no-import': { type: 'boolean', default: false },
+      keep: { type: 'boolean', default: false },
+      data: { type: 'string' },
+    },
+  });
+} catch (e) {
+  console.error(`${e.message}\n${usage}`);
+  process.exit(2);
+}
+const args = parsed.values;
+if (args.help) {
+  console.log(usage);
+  process.exit(0);
+}
 const driver = args.driver;
-if (driver !== 'pglite' && driver !== 'postgres') throw new Error(`--driver must be pglite or postgres, got ${driver}`);
+if (driver !== 'pglite' && driver !== 'postgres') {
+  console.error(`--driver must be pglite or postgres, got ${driver}\n${usage}`);
+  process.exit(2);
+}
 const duration = Number(args.duration);
 const warmup = Number(args.warmup);
 const pageCount = Number(args.pages);
