@@ -315,6 +315,9 @@ export async function readSource(client: ButterClient, options: ReadSourceOption
         pages.push({ ...draft, status: draft.status === 'scheduled' ? 'scheduled' : 'draft', published: null });
       } else if (canonicalJson(draft.fields) !== canonicalJson(page.fields)) {
         page.draftFields = draft.fields;
+        // The draft was saved after what is published: its time is the page's last update.
+        const draftUpdated = Date.parse(draft.updated ?? '');
+        if (!Number.isNaN(draftUpdated) && !(draftUpdated <= Date.parse(page.updated ?? ''))) page.updated = draft.updated;
       }
     }
     return pages;

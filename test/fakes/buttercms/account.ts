@@ -113,6 +113,8 @@ export interface FakeAccount {
 export interface FakeDrafts {
   pages?: FakePage[];
   pageEdits?: Record<string, RawObject>;
+  /** When the page edits were saved: the `updated` that preview reads show for an edited page (else its own). */
+  pageEditsUpdated?: string;
   items?: Record<string, FakeItem[]>;
   itemEdits?: Record<number, RawObject>;
   posts?: FakePost[];

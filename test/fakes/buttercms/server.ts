@@ -182,7 +182,13 @@ function inPreview(account: FakeAccount, query: Record<string, string>): FakeAcc
   }
   return {
     ...account,
-    pages: [...account.pages.map((p) => edited(p, drafts.pageEdits?.[p.slug])), ...(drafts.pages ?? [])],
+    pages: [
+      ...account.pages.map((p) => {
+        const edit = drafts.pageEdits?.[p.slug];
+        return edit && drafts.pageEditsUpdated ? { ...edited(p, edit), updated: drafts.pageEditsUpdated } : edited(p, edit);
+      }),
+      ...(drafts.pages ?? []),
+    ],
     collections,
     posts: [...account.posts, ...(drafts.posts ?? [])],
   };
