@@ -60,23 +60,36 @@ function normaliseHost(entry: string): string {
   }
 }
 
-export function isMediaUrl(value: string, mediaHosts: readonly string[] = []): boolean {
-  if (!/^https?:\/\//i.test(value)) return false;
-  let url: URL;
+function httpUrl(value: string): URL | null {
+  if (!/^https?:\/\//i.test(value)) return null;
   try {
-    url = new URL(value);
+    return new URL(value);
   } catch {
-    return false;
+    return null;
   }
+}
+
+function onMediaHost(url: URL, mediaHosts: readonly string[]): boolean {
   if (BUILTIN_MEDIA_HOST.test(url.hostname.toLowerCase())) return true;
   const host = url.host.toLowerCase();
   const hostname = url.hostname.toLowerCase();
-  for (const entry of mediaHosts) {
+  return mediaHosts.some((entry) => {
     const wanted = normaliseHost(entry);
     // An entry with a port must match the port too; a bare host name matches any port.
-    if (wanted === host || (!wanted.includes(':') && wanted === hostname)) return true;
-  }
-  return FILE_PATH.test(url.pathname);
+    return wanted === host || (!wanted.includes(':') && wanted === hostname);
+  });
+}
+
+/** A URL on a host known to serve the source's media (built in, `--media-hosts`, the API's own). */
+export function isOnMediaHost(value: string, mediaHosts: readonly string[] = []): boolean {
+  const url = httpUrl(value);
+  return url !== null && onMediaHost(url, mediaHosts);
+}
+
+/** A media file: a URL on a media host, or any http(s) URL whose path ends in a file extension. */
+export function isMediaUrl(value: string, mediaHosts: readonly string[] = []): boolean {
+  const url = httpUrl(value);
+  return url !== null && (onMediaHost(url, mediaHosts) || FILE_PATH.test(url.pathname));
 }
 
 export function isReferenceUri(value: string): boolean {

@@ -19,7 +19,7 @@ import { importBlog, blogMediaUrls } from './blog.js';
 import { createButterClient, normaliseApiUrl, SourceRequestError, type ButterClient } from './client.js';
 import { collectMediaUrls } from './convert.js';
 import { containsRef, orderForCreation, preparePages, prepareItems, refTargets, resolveRefs, stripRefs, type PrepareContext, type PreparedEntry } from './entries.js';
-import { isMediaUrl, isPlainObject } from './infer.js';
+import { isMediaUrl, isOnMediaHost, isPlainObject } from './infer.js';
 import { asLocaleFailure, decideLocales, describeLocalized, localeLookup, LocaleRefused, markLocalized, readOtherLocales, type LocaleDecision, type LocaleLookup } from './locales.js';
 import { mergeWithExisting, planImport, type ExistingSchema, type ImportPlan, type MergeResult, type PlannedType, type SchemaKind } from './plan.js';
 import { liftMediaAltTexts, readBlog, readSource, type ReadProgress, type SourceData, type SourcePost } from './source.js';
@@ -196,7 +196,7 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
     await steps.record({ status: 'importing', report, progress: { phase: 'media', done: 0, total: mediaUrls.length }, logs: planLogs });
     // Media URLs the source could not give (not found, too large): not asked for again by the blog phase.
     const unavailable = new Set<string>();
-    const media = await importMedia(client, mediaUrls, altTextsOf(source.posts, fieldAlts), cms.config.maxUploadBytes, steps, unavailable);
+    const media = await importMedia(client, mediaUrls, altTextsOf(source.posts, fieldAlts), cms.config.maxUploadBytes, steps, unavailable, mediaHosts);
     // Fields the project has localized already (an earlier import, a schema push) are per locale here too.
     adoptLocalized(plan, merge);
     const written = await steps.schema(schemaWrite(merge), { progress: { phase: 'schema', done: 0, total: 1 } });
@@ -255,7 +255,7 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
     });
     if (altTexts.length) await steps.media({ files: [], altTexts });
     if (blogUrls.length) {
-      const downloaded = blogFiles ?? downloadMedia(client, blogUrls, altTextsOf(source.posts), cms.config.maxUploadBytes, unavailable);
+      const downloaded = blogFiles ?? downloadMedia(client, blogUrls, altTextsOf(source.posts), cms.config.maxUploadBytes, unavailable, mediaHosts);
       for (const [url, file] of await storeMedia(downloaded, blogUrls.length, steps, 'blogMedia')) media.set(url, file);
     }
     await importBlog({ source, media, steps });
@@ -313,7 +313,7 @@ async function readBlogAhead(
   const blog = await readBlog(client, async (p) => { progress = p; });
   const read = { posts: blog.posts, authors: blog.authors };
   const urls = blogMediaUrls(read, mediaHosts).filter((u) => isMediaUrl(u, mediaHosts) && !media.has(u) && !unavailable.has(u));
-  const batches = downloadMedia(client, urls, altTextsOf(read.posts), maxBytes, unavailable);
+  const batches = downloadMedia(client, urls, altTextsOf(read.posts), maxBytes, unavailable, mediaHosts);
   const ahead: DownloadedBatch[] = [];
   let held = 0;
   while (held < aheadMaxBytes) {
@@ -419,8 +419,9 @@ function schemaLogs(merge: MergeResult): MigrationLogLine[] {
 /** Files by source URL, downloaded (the run's first media phase) and stored, batch by batch. */
 function importMedia(
   client: ButterClient, urls: string[], alt: ReadonlyMap<string, string>, maxBytes: number, steps: MigrationSteps, unavailable: Set<string>,
+  mediaHosts: readonly string[],
 ): Promise<Map<string, StoredMediaRef>> {
-  return storeMedia(downloadMedia(client, urls, alt, maxBytes, unavailable), urls.length, steps, 'media');
+  return storeMedia(downloadMedia(client, urls, alt, maxBytes, unavailable, mediaHosts), urls.length, steps, 'media');
 }
 
 /**
@@ -445,10 +446,14 @@ interface DownloadedBatch {
 /**
  * Downloads in batches of `mediaBatchSize`, lazily: each batch is fetched when the caller asks for
  * it. Each file gets its alt text from `alt`, where it has one. A URL the source could not give is added to
- * `unavailable`, so that no later phase asks for it again (migrations never retry).
+ * `unavailable`, so that no later phase asks for it again (migrations never retry). A file the
+ * source does not have (404) or that is too large is skipped; so is any failure to fetch a file
+ * from another site (a URL taken for a file by its extension alone, on a host that is not a media
+ * host: a link in rich text, say). Other failures on the source's own hosts end the migration.
  */
 function* downloadMedia(
   client: ButterClient, urls: string[], alt: ReadonlyMap<string, string>, maxBytes: number, unavailable: Set<string>,
+  mediaHosts: readonly string[],
 ): Generator<Promise<DownloadedBatch>> {
   for (let start = 0; start < urls.length; start += mediaBatchSize) {
     yield (async () => {
@@ -458,10 +463,13 @@ function* downloadMedia(
           const file = await client.download(url, maxBytes);
           batch.files.push({ url, data: file.bytes, filename: filenameOf(url), ...(alt.has(url) ? { altText: alt.get(url)! } : {}) });
         } catch (e) {
-          if (!(e instanceof SourceRequestError) || (e.failure !== 'not-found' && e.failure !== 'too-large')) throw e;
+          if (!(e instanceof SourceRequestError) || e.failure === 'aborted') throw e;
+          const elsewhere = !isOnMediaHost(url, mediaHosts);
+          if (!elsewhere && e.failure !== 'not-found' && e.failure !== 'too-large') throw e;
           batch.skipped += 1;
           unavailable.add(url);
-          batch.logs.push({ level: 'warning', message: `Media ${url} skipped: ${e.message}; fields using it are left empty`, data: { request: e.request } });
+          const where = elsewhere ? ' (a file on another site, not on a media host of the source)' : '';
+          batch.logs.push({ level: 'warning', message: `Media ${url} skipped: ${e.message}${where}; fields using it are left empty`, data: { request: e.request } });
         }
       }
       return batch;
