@@ -33,7 +33,11 @@ describe('ButterCMS drafts', () => {
           pageEditsUpdated: '2024-04-20T12:00:00.000000Z',
           items: { people: [{ id: draftPersonId, fields: { ...person.fields, name: 'Daffy Draft' } }] },
           itemEdits: { [PEOPLE_FIRST_ID + 2]: { bio: '<p>Rewritten, not yet published.</p>' } },
-          posts: [{ ...account.posts[0]!, slug: 'coming-soon', title: 'Coming soon', status: 'draft' }],
+          posts: [
+            { ...account.posts[0]!, slug: 'coming-soon', title: 'Coming soon', status: 'draft' },
+            { ...account.posts[0]!, slug: 'next-week', title: 'Next week', status: 'scheduled', scheduled: '2030-02-01T10:00:00Z' },
+          ],
+          postEdits: { [account.posts[1]!.slug]: { title: 'A newer title, not yet published' } },
         };
         return account;
       },
@@ -91,6 +95,17 @@ describe('ButterCMS drafts', () => {
     expect(edited!.live).not.toBe(edited!.draft);
     const posts = rowsOf<{ slug: string; status: string }>(await h.cms.db.execute(sql`select slug, status from blog_posts where slug in ('coming-soon', ${butter.account.posts[0]!.slug}) order by slug`));
     expect(posts).toEqual(expect.arrayContaining([{ slug: 'coming-soon', status: 'draft' }, { slug: butter.account.posts[0]!.slug, status: 'published' }]));
+  });
+
+  it('says in the log what of the blog it cannot keep: a published post\'s newer draft, a scheduled post\'s time', async () => {
+    const edited = butter.account.posts[1]!;
+    const [post] = rowsOf<{ title: string; status: string }>(await h.cms.db.execute(sql`select title, status from blog_posts where slug = ${edited.slug}`));
+    expect(post).toEqual({ title: edited.title, status: 'published' });
+    const [scheduled] = rowsOf<{ status: string }>(await h.cms.db.execute(sql`select status from blog_posts where slug = 'next-week'`));
+    expect(scheduled).toEqual({ status: 'draft' });
+    const warnings = (await h.logs(m.id)).filter((l) => l.level === 'warning').map((l) => l.message);
+    expect(warnings).toContain(`post ${edited.slug}: the source has a newer draft of it; blog posts keep one version here, so the published one is imported and the draft is not`);
+    expect(warnings).toContain('post next-week: scheduled in the source for 2030-02-01T10:00:00Z; imported as a draft (blog posts cannot be scheduled here: publish it then)');
   });
 
   it('imports a source without drafts as before: everything published, each draft what is published', async () => {

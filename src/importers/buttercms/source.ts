@@ -57,6 +57,8 @@ export interface SourcePost {
   published: string | null;
   created: string | null;
   updated: string | null;
+  /** When a scheduled post is to go live (newer API versions). */
+  scheduled: string | null;
   body: string;
   summary: string;
   seo_title: string;
@@ -179,6 +181,7 @@ function toPost(v: unknown): SourcePost | null {
     published: strOrNull(v.published),
     created: strOrNull(v.created),
     updated: strOrNull(v.updated),
+    scheduled: strOrNull(v.scheduled),
     body: str(v.body),
     summary: str(v.summary),
     seo_title: str(v.seo_title),
@@ -190,6 +193,9 @@ function toPost(v: unknown): SourcePost | null {
     tags: toTerms(v.tags),
   };
 }
+
+/** What a post says, without its status and times: a preview read's post differs from the published one when this does. */
+const postContent = (post: SourcePost): string => canonicalJson({ ...post, status: null, created: null, updated: null, published: null, scheduled: null });
 
 export function toPage(v: unknown): SourcePage | null {
   if (!isPlainObject(v) || typeof v.slug !== 'string' || v.slug === '') return null;
@@ -392,10 +398,23 @@ export async function readSource(client: ButterClient, options: ReadSourceOption
             if (post) data.posts.push(post);
           }
           // Posts carry their status; those only the preview serves are drafts, whatever they say.
-          const slugs = new Set(data.posts.map((p) => p.slug));
+          // A post has one version here (no draft beside what is published): a published post's
+          // newer draft is not imported, and the log says so.
+          const bySlug = new Map(data.posts.map((p) => [p.slug, p]));
           for (const v of preview ?? []) {
             const post = toPost(v);
-            if (post && !slugs.has(post.slug)) data.posts.push({ ...post, status: post.status === 'published' ? 'draft' : post.status });
+            if (!post) continue;
+            const published = bySlug.get(post.slug);
+            if (!published) data.posts.push({ ...post, status: post.status === 'published' ? 'draft' : post.status });
+            else if (postContent(post) !== postContent(published)) {
+              warnings.push({ level: 'warning', message: `post ${post.slug}: the source has a newer draft of it; blog posts keep one version here, so the published one is imported and the draft is not` });
+            }
+          }
+          for (const post of data.posts) {
+            if (post.status === 'scheduled') {
+              const at = post.scheduled ? ` for ${post.scheduled}` : '';
+              warnings.push({ level: 'warning', message: `post ${post.slug}: scheduled in the source${at}; imported as a draft (blog posts cannot be scheduled here: publish it then)` });
+            }
           }
           break;
         }

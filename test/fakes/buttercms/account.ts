@@ -56,7 +56,9 @@ export interface FakeTerm {
 }
 
 export interface FakePost {
-  status: 'published' | 'draft';
+  status: 'published' | 'draft' | 'scheduled';
+  /** When a scheduled post goes live (sent only when set, as newer API versions do). */
+  scheduled?: string;
   created: string;
   updated: string;
   published: string;
@@ -115,6 +117,8 @@ export interface FakeDrafts {
   pageEdits?: Record<string, RawObject>;
   /** When the page edits were saved: the `updated` that preview reads show for an edited page (else its own). */
   pageEditsUpdated?: string;
+  /** The latest drafts of published posts, by slug: what a preview read sees of them. */
+  postEdits?: Record<string, Partial<FakePost>>;
   items?: Record<string, FakeItem[]>;
   itemEdits?: Record<number, RawObject>;
   posts?: FakePost[];

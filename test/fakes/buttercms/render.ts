@@ -165,6 +165,7 @@ export function renderPost(account: FakeAccount, post: FakePost, opts: PostRende
     tags: terms(post.tags, account.tags),
     categories: terms(post.categories, account.categories),
   });
+  if (post.scheduled !== undefined) out.scheduled = post.scheduled;
   if (opts.detail) out.deleted = null;
   return out;
 }

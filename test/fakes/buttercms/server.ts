@@ -190,7 +190,7 @@ function inPreview(account: FakeAccount, query: Record<string, string>): FakeAcc
       ...(drafts.pages ?? []),
     ],
     collections,
-    posts: [...account.posts, ...(drafts.posts ?? [])],
+    posts: [...account.posts.map((p) => ({ ...p, ...drafts.postEdits?.[p.slug] })), ...(drafts.posts ?? [])],
   };
 }
 
