@@ -246,6 +246,10 @@ describe('full import of a ButterCMS account', () => {
       mediaDeduplicated: expectedCounts.media.urls,
       blogAuthors: 0,
       blogAuthorsMatched: expectedCounts.authors,
+      blogCategories: 0,
+      blogCategoriesMatched: expectedCounts.categories,
+      blogTags: 0,
+      blogTagsMatched: expectedCounts.tags,
     });
     const counts = await h.contentCounts();
     expect(counts).toMatchObject({

@@ -244,8 +244,9 @@ export interface FinishWriteResult {
 export interface BlogTermsWriteResult {
   categories: Record<string, string>;
   tags: Record<string, string>;
-  created: number;
-  reused: number;
+  /** How many of each were created, and how many matched terms the project had (by slug). */
+  created: { categories: number; tags: number };
+  matched: { categories: number; tags: number };
 }
 
 export interface BlogAuthorsWriteResult {
@@ -370,7 +371,10 @@ export const migrationBlogTermsStep = defineOperation({
   access: runnerOnly,
   write: true,
   run: (ctx, input): Promise<StepOutput<BlogTermsWriteResult>> => runStep(ctx, input, () => importBlogTerms(ctx, input.write), (result) => (
-    { blogCategories: Object.keys(result.categories).length, blogTags: Object.keys(result.tags).length }
+    {
+      blogCategories: result.created.categories, blogCategoriesMatched: result.matched.categories,
+      blogTags: result.created.tags, blogTagsMatched: result.matched.tags,
+    }
   )),
 });
 
@@ -663,12 +667,12 @@ async function finishEntries(ctx: Ctx, write: FinishWrite): Promise<FinishWriteR
 // The blog, through the blog operations (nested, so they join this batch's transaction).
 
 async function importBlogTerms(ctx: Ctx, write: BlogTermsWrite): Promise<BlogTermsWriteResult> {
-  const result: BlogTermsWriteResult = { categories: {}, tags: {}, created: 0, reused: 0 };
+  const result: BlogTermsWriteResult = { categories: {}, tags: {}, created: { categories: 0, tags: 0 }, matched: { categories: 0, tags: 0 } };
   const kinds = [
-    { list: write.categories, table: blogCategories, op: categoryOperations.create, out: result.categories },
-    { list: write.tags, table: blogTags, op: tagOperations.create, out: result.tags },
+    { kind: 'categories', list: write.categories, table: blogCategories, op: categoryOperations.create, out: result.categories },
+    { kind: 'tags', list: write.tags, table: blogTags, op: tagOperations.create, out: result.tags },
   ] as const;
-  for (const { list, table, op, out } of kinds) {
+  for (const { kind, list, table, op, out } of kinds) {
     for (const term of list) {
       if (out[term.slug]) continue;
       // Matched by slug, also across imports: a second import reuses the terms of the first.
@@ -676,12 +680,12 @@ async function importBlogTerms(ctx: Ctx, write: BlogTermsWrite): Promise<BlogTer
         .where(and(eq(table.projectId, ctx.project.id), eq(table.slug, term.slug)));
       if (existing) {
         out[term.slug] = existing.id;
-        result.reused += 1;
+        result.matched[kind] += 1;
         continue;
       }
       const created = await op.run(ctx, parseInput(op, { name: term.name, slug: term.slug }));
       out[term.slug] = created.id;
-      result.created += 1;
+      result.created[kind] += 1;
     }
   }
   return result;

@@ -91,7 +91,8 @@ export function parseList(text: string): string[] {
 const statLabels: Record<string, string> = {
   pageTypes: 'Page types', collections: 'Collections', components: 'Components', pages: 'Pages',
   collectionItems: 'Collection items', blogPosts: 'Blog posts', blogAuthors: 'Blog authors',
-  blogAuthorsMatched: 'Authors matched', blogCategories: 'Blog categories', blogTags: 'Blog tags',
+  blogAuthorsMatched: 'Authors matched', blogCategories: 'Blog categories', blogCategoriesMatched: 'Categories matched',
+  blogTags: 'Blog tags', blogTagsMatched: 'Tags matched',
   media: 'Media imported', mediaDeduplicated: 'Media deduplicated', mediaSkipped: 'Media skipped',
   skipped: 'Entries skipped', sourceRequests: 'Source requests', sourceWaitMs: 'Spacing wait (ms)', warnings: 'Warnings',
   singlePages: 'Single pages', mediaUrls: 'Media URLs',
