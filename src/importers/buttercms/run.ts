@@ -654,8 +654,8 @@ function describeStats(stats: Stats): string {
 function discoveryNote(source: SourceData): string {
   const list = (xs: string[]) => (xs.length ? xs.join(', ') : 'none');
   return 'ButterCMS cannot list its page types or collections, so only these were read: ' +
-    `page types configured ${list(source.pageTypes.configured)}, met in content ${list(source.pageTypes.discovered)}; ` +
-    `collections configured ${list(source.collectionKeys.configured)}, met in content ${list(source.collectionKeys.discovered)}. ` +
+    `page types configured ${list(source.pageTypes.configured)}, found in content besides those ${list(source.pageTypes.discovered)}; ` +
+    `collections configured ${list(source.collectionKeys.configured)}, found in content besides those ${list(source.collectionKeys.discovered)}. ` +
     'Page types and collections that are neither configured nor referenced were not discovered: name them with pageTypes/collections ' +
     '(--page-types, --collections).';
 }
