@@ -102,8 +102,9 @@ const mediaWriteSchema = z.strictObject({
 export type MediaWrite = z.input<typeof mediaWriteSchema>;
 
 /**
- * The source's own times of an entry, kept over the import's: written after everything else the
- * step does to the entry. A time still to come is ignored; `updatedAt` is never before `createdAt`.
+ * The source's own times of an entry, kept over the import's: written over the times the step's
+ * own writes set, by every step that writes the entry. A time still to come is ignored;
+ * `updatedAt` is never before `createdAt`.
  */
 const sourceTimesSchema = z.object({ createdAt: z.string().optional(), updatedAt: z.string().optional() });
 export type SourceTimes = z.input<typeof sourceTimesSchema>;
@@ -562,21 +563,21 @@ async function createEntries(ctx: Ctx, write: EntriesWrite): Promise<EntriesWrit
       const shape = await createEntry(ctx, write.entryKind, {
         typeSlug: entry.typeSlug, name: entry.name, slug, fields, seo: entry.seo, status: entry.status,
       });
-      if (entry.status === 'published' && entry.publishedAt) {
-        await store.update(ctx.db, shape.id, { publishedAt: new Date(entry.publishedAt) });
-      }
+      const now = ctx.clock.now();
       const publishAt = entry.publishAt ? Date.parse(entry.publishAt) : Number.NaN;
-      if (entry.status === 'draft' && publishAt > ctx.clock.now().getTime()) {
-        await store.update(ctx.db, shape.id, { publishAt: new Date(publishAt) });
-      }
+      // The source's publish time, schedule and own times, in one write (nothing below changes them).
+      const kept = {
+        ...(entry.status === 'published' && entry.publishedAt ? { publishedAt: new Date(entry.publishedAt) } : {}),
+        ...(entry.status === 'draft' && publishAt > now.getTime() ? { publishAt: new Date(publishAt) } : {}),
+        ...sourceTimesAt(entry.sourceTimes, now),
+      };
+      if (Object.keys(kept).length) await store.update(ctx.db, shape.id, kept);
       if (entry.locales || entry.seoLocales) {
         const missing = (target: string) => result.dropped.push({ key: entry.key, target });
         const locales = entry.locales ? resolveLocalePlaceholders(entry.locales, (key) => write.refIds?.[key] ?? result.ids[key], missing) : undefined;
         const leftOut = await writeEntryLocales(ctx, write.entryKind, shape.id, { locales, seoLocales: entry.seoLocales }, entry.status === 'published');
         if (leftOut.length) (result.localesLeftOut ??= []).push(...leftOut.map((reason) => ({ key: entry.key, reason })));
       }
-      const times = sourceTimesAt(entry.sourceTimes, ctx.clock.now());
-      if (times) await store.update(ctx.db, shape.id, times);
       result.ids[entry.key] = shape.id;
       result.created += 1;
       if (slug !== entry.slug) result.renamed.push({ key: entry.key, from: entry.slug, to: slug });
@@ -589,7 +590,7 @@ async function createEntries(ctx: Ctx, write: EntriesWrite): Promise<EntriesWrit
 }
 
 /** The source's times that can be kept: valid and not still to come; `updatedAt` not before `createdAt`. */
-function sourceTimesAt(times: SourceTimes | undefined, now: Date): { createdAt?: Date; updatedAt?: Date } | null {
+function sourceTimesAt(times: SourceTimes | undefined, now: Date): { createdAt?: Date; updatedAt?: Date } {
   const at = (v: string | undefined) => {
     const t = v === undefined ? Number.NaN : Date.parse(v);
     return Number.isNaN(t) || t > now.getTime() ? undefined : new Date(t);
@@ -597,7 +598,6 @@ function sourceTimesAt(times: SourceTimes | undefined, now: Date): { createdAt?:
   const createdAt = at(times?.createdAt);
   let updatedAt = at(times?.updatedAt);
   if (createdAt && updatedAt && updatedAt < createdAt) updatedAt = createdAt;
-  if (!createdAt && !updatedAt) return null;
   return { ...(createdAt ? { createdAt } : {}), ...(updatedAt ? { updatedAt } : {}) };
 }
 
@@ -644,16 +644,17 @@ async function finishEntries(ctx: Ctx, write: FinishWrite): Promise<FinishWriteR
   for (const entry of write.entries) {
     try {
       if (Object.keys(entry.fields).length > 0) await updateEntry(ctx, write.entryKind, { ref: { id: entry.id }, fields: entry.fields });
-      if (entry.publish) {
-        await publishEntry(ctx, write.entryKind, { id: entry.id });
-        if (entry.publishedAt) await store.update(ctx.db, entry.id, { publishedAt: new Date(entry.publishedAt) });
-      }
+      if (entry.publish) await publishEntry(ctx, write.entryKind, { id: entry.id });
       if (entry.locales || entry.seoLocales) {
         const leftOut = await writeEntryLocales(ctx, write.entryKind, entry.id, { locales: entry.locales, seoLocales: entry.seoLocales }, entry.publish);
         if (leftOut.length) (result.localesLeftOut ??= []).push(...leftOut.map((reason) => ({ id: entry.id, reason })));
       }
-      const times = sourceTimesAt(entry.sourceTimes, ctx.clock.now());
-      if (times) await store.update(ctx.db, entry.id, times);
+      // The source's publish time and own times, over the ones the writes above set, in one write.
+      const kept = {
+        ...(entry.publish && entry.publishedAt ? { publishedAt: new Date(entry.publishedAt) } : {}),
+        ...sourceTimesAt(entry.sourceTimes, ctx.clock.now()),
+      };
+      if (Object.keys(kept).length) await store.update(ctx.db, entry.id, kept);
       result.done += 1;
     } catch (e) {
       if (!isCmsError(e) || !skippableEntry.has(e.code)) throw e;
@@ -741,7 +742,7 @@ async function importBlogPosts(ctx: Ctx, write: BlogPostsWrite): Promise<BlogPos
       });
       const created = await createPost.run(ctx, input);
       const times = sourceTimesAt(post.sourceTimes, ctx.clock.now());
-      if (times) await ctx.db.update(blogPosts).set(times).where(eq(blogPosts.id, created.id));
+      if (Object.keys(times).length) await ctx.db.update(blogPosts).set(times).where(eq(blogPosts.id, created.id));
       result.ids[post.key] = created.id;
       result.created += 1;
       if (slug !== post.slug) result.renamed.push({ key: post.key, from: post.slug, to: slug });
