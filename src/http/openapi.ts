@@ -2,7 +2,12 @@ import { z } from 'zod';
 import { errorCodes } from '../core/errors.js';
 import { operationOf } from '../core/registry.js';
 import type { JsonSchema } from '../core/types/json-schema.js';
+import { pageSortFields, itemSortFields } from '../core/content/delivery.js';
+import { postSortFields } from '../core/blog/query.js';
+import { filterOperators, maxFilterConditions, maxPage } from '../core/content/query.js';
 import { sessionCookieName } from './auth.js';
+import { maxTransformSide, transformFits, transformFormats } from '../media/transform.js';
+import { previewCacheControl, publicCacheControl, publicVary } from './cache.js';
 import { json } from './response.js';
 import type { RouteDef } from './route.js';
 
@@ -76,13 +81,14 @@ function securityOf(route: RouteDef): Array<Record<string, string[]>> {
   if (route.auth === 'none') return [];
   if (route.method !== 'GET') return [{ apiKey: [] }];
   // A read that looks at no preview key (media metadata) takes an API key only.
-  return route.ignorePreviewKeys ? [{ apiKey: [] }, { apiKeyQuery: [] }] : [{ apiKey: [] }, { previewKey: [] }, { apiKeyQuery: [] }];
+  return route.ignorePreviewKeys ? [{ apiKey: [] }, { apiKeyQuery: [] }] : [{ apiKey: [] }, { previewKey: [] }, { apiKeyQuery: [] }, { previewKeyQuery: [] }];
 }
 
 function delivered(route: RouteDef, content: ContentSchemas): Doc {
   const schema = deliveredSchema(route, content);
   const description = 'Success: the answer, as `{ data }` for most routes.';
-  return schema ? { description, content: { 'application/json': { schema } } } : { description };
+  const headers = successHeaders(route);
+  return { description, ...(Object.keys(headers).length ? { headers } : {}), ...(schema ? { content: { 'application/json': { schema } } } : {}) };
 }
 
 /** The project's content: its component schemas and the names of its page and item schemas. */
@@ -145,6 +151,78 @@ const publicWrites: Partial<Record<string, JsonSchema>> = {
   'items.create': itemWrite, 'items.update': itemWrite, 'items.publish': itemWrite, 'items.unpublish': itemWrite, 'items.delete': deletedSchema,
 };
 
+/**
+ * The response headers, described once (`components.headers`) and named by the answers that carry
+ * them (docs/content-api.md says the same in prose).
+ */
+const responseHeaderDocs: Record<string, Doc> = {
+  'ETag': { description: 'The answer\'s entity tag. Single reads answer `304` to an `If-None-Match` that holds it; lists carry it but never answer `304`.', schema: { type: 'string' } },
+  'Cache-Control': { description: `\`${publicCacheControl}\` for public reads; \`${previewCacheControl}\` for a preview key's; \`no-store\` on writes.`, schema: { type: 'string' } },
+  'Vary': { description: `\`${publicVary}\``, schema: { type: 'string' } },
+  'RateLimit-Limit': { description: 'Requests allowed in the window (while rate limiting is on, as it is by default).', schema: { type: 'integer' } },
+  'RateLimit-Remaining': { description: 'Requests left in the window. Answers from the response cache and `304`s do not count.', schema: { type: 'integer' } },
+  'RateLimit-Reset': { description: 'Seconds until the window ends.', schema: { type: 'integer' } },
+  'Retry-After': { description: 'Seconds to wait before asking again.', schema: { type: 'integer' } },
+  'Idempotent-Replayed': { description: '`true` when the answer is the stored first answer to this `Idempotency-Key` (nothing ran again); absent otherwise.', schema: { const: 'true' } },
+  'X-Request-Id': { description: 'The request\'s id, as logged: the `X-Request-Id` sent (printable, up to 128 characters) or a new UUID.', schema: { type: 'string' } },
+};
+const headerRefs = (names: string[]): Record<string, Doc> => Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
+const rateLimitHeaders = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+
+/** A public read that answers with an ETag (and `304` when single). */
+const conditional = (route: RouteDef) => route.cachedRead !== undefined || route.doc?.conditional === true;
+
+/** The headers of a route's success answer. */
+function successHeaders(route: RouteDef): Record<string, Doc> {
+  const names = ['X-Request-Id'];
+  if (route.auth === 'key') names.push(...rateLimitHeaders);
+  if (conditional(route)) names.push('ETag', 'Cache-Control', 'Vary');
+  if (route.auth === 'key' && route.method !== 'GET') names.push('Cache-Control', 'Idempotent-Replayed');
+  return headerRefs(names);
+}
+
+const queryParameter = (name: string, schema: Doc, description: string): Doc => ({ name, in: 'query', required: false, schema, description });
+const paging = [
+  queryParameter('page', { type: 'integer', minimum: 1, maximum: maxPage, default: 1 }, 'Page number; a page past the last gives empty `data` with the real `pagination.total`.'),
+  queryParameter('limit', { type: 'integer', minimum: 1, maximum: 100, default: 20 }, 'Entries per page.'),
+];
+const sortParameter = (keys: readonly string[], more = '') => queryParameter('sort', { type: 'string', default: '-publishedAt' },
+  `Comma-separated keys, \`-\` for descending: ${keys.map((k) => `\`${k}\``).join(', ')}${more}. Ties go to the id.`);
+const fieldsParameter = queryParameter('fields', { type: 'string' }, 'Field selection: `title,summary` keeps only those, `-body` leaves one out (docs/content-api.md).');
+const mediaParameter = queryParameter('media', { type: 'string', default: 'object' }, '`url`: media as URL strings; anything else: media objects.');
+const refTypesParameter = queryParameter('refTypes', { type: 'string', default: 'true' }, '`false` (or `0`, `no`) leaves `_type` off resolved collection items.');
+const localeParameter = queryParameter('locale', { type: 'string' },
+  'A locale code of the project (its localized values, falling back along the chain; `_fallbacks` on each entry) or `*` (each localized field an object with one member per locale). The answer then has `locale` beside `data`. Unknown: `400 INVALID_QUERY`.');
+const filterParameter: Doc = {
+  name: 'filter', in: 'query', required: false, style: 'deepObject', explode: true,
+  schema: { type: 'object', additionalProperties: { anyOf: [{ type: 'string' }, { type: 'object', propertyNames: { enum: [...filterOperators] }, additionalProperties: { type: 'string' } }] } },
+  description: `\`filter[<field>][<operator>]=<value>\`: \`<field>\` is \`name\`, \`slug\` or a content path \`fields.a.b\`; operators ${filterOperators.map((o) => `\`${o}\``).join(', ')} (\`eq\` when left out). At most ${maxFilterConditions} conditions; more are dropped.`,
+};
+const slugsParameter = (name: string, what: string) => queryParameter(name, { type: 'string' }, `${what} slugs, comma-separated (\`a,b\` matches either).`);
+
+/** The query parameters of the public reads, by operation, or by path for a route without one (docs/content-api.md, docs/media-and-blog.md). */
+const readQueryParameters: Partial<Record<string, Doc[]>> = {
+  'delivery.pages.list': [...paging, sortParameter(pageSortFields), fieldsParameter, mediaParameter, refTypesParameter, localeParameter,
+    queryParameter('pageType', { type: 'string' }, 'Only pages of this page type (its slug); `filter[pageTypeId]=<slug>` is the same. The page list takes no other filter.')],
+  'delivery.pages.get': [fieldsParameter, mediaParameter, refTypesParameter, localeParameter],
+  'delivery.items.list': [...paging, sortParameter(itemSortFields, ', or a content path `fields.a.b`'), fieldsParameter, mediaParameter, refTypesParameter, localeParameter, filterParameter],
+  'delivery.items.get': [fieldsParameter, mediaParameter, refTypesParameter, localeParameter],
+  'blog.delivery.posts': [...paging, sortParameter(postSortFields), fieldsParameter, mediaParameter, localeParameter,
+    slugsParameter('category', 'Category'), slugsParameter('tag', 'Tag'), slugsParameter('author', 'Author')],
+  'blog.delivery.post': [fieldsParameter, mediaParameter, localeParameter],
+  'blog.delivery.categories': [...paging, localeParameter],
+  'blog.delivery.tags': [...paging, localeParameter],
+  'blog.delivery.authors': [...paging, mediaParameter, localeParameter],
+  // A media file (no operation: named by its path), with the image transforms of docs/media-and-blog.md.
+  '/api/v1/media/:project/:file': [
+    queryParameter('w', { type: 'integer', minimum: 1, maximum: maxTransformSide }, 'Width in pixels (an image); alone, the height keeps the proportions.'),
+    queryParameter('h', { type: 'integer', minimum: 1, maximum: maxTransformSide }, 'Height in pixels (an image); alone, the width keeps the proportions.'),
+    queryParameter('fit', { enum: [...transformFits], default: 'cover' }, 'How the image fits `w` × `h`, as in sharp.'),
+    queryParameter('format', { enum: [...transformFormats] }, 'The format to send (the original\'s by default).'),
+    queryParameter('q', { type: 'integer', minimum: 1, maximum: 100 }, 'Quality (JPEG, WebP, AVIF; palette quantisation for PNG).'),
+  ],
+};
+
 /** The request headers a route reads: Idempotency-Key on public writes, If-Match on updates, If-None-Match on single reads. */
 function headerParameters(route: RouteDef): Doc[] {
   const out: Doc[] = [];
@@ -160,7 +238,7 @@ function headerParameters(route: RouteDef): Doc[] {
   if (route.auth === 'key' && route.method === 'PUT') {
     out.push({ name: 'If-Match', in: 'header', required: false, schema: { type: 'string' }, description: 'The version the update is for, as `"<version>"` (or `version` in the body); another is `409 VERSION_CONFLICT`.' });
   }
-  if (route.cachedRead?.single) {
+  if (route.cachedRead?.single || route.doc?.conditional) {
     out.push({ name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' }, description: 'An ETag of an earlier answer: `304` while it is still the answer.' });
   }
   return out;
@@ -180,12 +258,14 @@ function operationObject(route: RouteDef, operationIds: Set<string>, components:
     security: securityOf(route),
     responses: {
       [String(route.op?.status ?? route.doc?.status ?? 200)]: delivered(route, content),
-      ...(route.cachedRead?.single ? { 304: { description: 'Not modified: the `If-None-Match` sent holds the answer\'s ETag' } } : {}),
+      ...(route.cachedRead?.single || route.doc?.conditional ? { 304: { description: 'Not modified: the `If-None-Match` sent holds the answer\'s ETag', headers: headerRefs(['ETag', ...rateLimitHeaders]) } } : {}),
+      ...(route.auth === 'key' ? { 429: { $ref: '#/components/responses/RateLimited' } } : {}),
       default: { $ref: '#/components/responses/Error' },
     },
   };
   const parameters: Doc[] = params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
   parameters.push(...headerParameters(route));
+  if (route.method === 'GET') parameters.push(...readQueryParameters[route.op?.name ?? route.path] ?? []);
   if (parameters.length) out.parameters = parameters;
   const input = ['POST', 'PUT', 'PATCH'].includes(route.method) ? inputSchema(route, components) : null;
   const form = route.doc?.form;
@@ -208,8 +288,6 @@ function operationObject(route: RouteDef, operationIds: Set<string>, components:
     // A body with nothing to send (publish, unpublish) may be left out.
     const empty = isRecord(schema.properties) && Object.keys(schema.properties).length === 0;
     out.requestBody = { required: !empty, content: { 'application/json': { schema } } };
-  } else if (route.op && route.method === 'GET') {
-    out.description = `${String(out.description)} Query parameters as in docs/content-api.md.`;
   }
   return out;
 }
@@ -244,11 +322,22 @@ export function openApiDocument(content: ContentSchemas, routes: RouteDef[]): Do
         apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
         previewKey: { type: 'apiKey', in: 'header', name: 'X-Preview-Key' },
         apiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key' },
+        previewKeyQuery: { type: 'apiKey', in: 'query', name: 'preview' },
         session: { type: 'apiKey', in: 'cookie', name: sessionCookieName },
       },
       responses: {
-        Error: { description: 'An error: the contract\'s envelope', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        Error: {
+          description: 'An error: the contract\'s envelope',
+          headers: headerRefs(['X-Request-Id']),
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
+        RateLimited: {
+          description: '`RATE_LIMITED`: over the key\'s limit; `details.retryAfter` is the `Retry-After` header\'s seconds.',
+          headers: headerRefs(['Retry-After', ...rateLimitHeaders, 'X-Request-Id']),
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
       },
+      headers: responseHeaderDocs,
       schemas: {
         Error: {
           type: 'object',

@@ -98,7 +98,7 @@ export interface RouteDef {
    * For the OpenAPI description of a route without an operation: its success status, a
    * multipart form body (its file fields), and whether it needs a session it reads itself.
    */
-  doc?: { status?: number; form?: { files: string; many?: true }; session?: true };
+  doc?: { status?: number; form?: { files: string; many?: true }; session?: true; conditional?: true };
   handle(rc: RequestContext): Promise<Response | unknown>;
 }
 

@@ -55,7 +55,7 @@ describe(`GET /api/v1/openapi.json (${testDriver})`, () => {
 
   it('lists the public and admin routes with their parameters and security', () => {
     const get = doc.paths['/api/v1/collections/{type}/{slug}'].get;
-    expect(get.security).toEqual([{ apiKey: [] }, { previewKey: [] }, { apiKeyQuery: [] }]);
+    expect(get.security).toEqual([{ apiKey: [] }, { previewKey: [] }, { apiKeyQuery: [] }, { previewKeyQuery: [] }]);
     // Media metadata has no drafts: a preview key alone is refused there, so it is not offered.
     expect(doc.paths['/api/v1/media/{id}'].get.security).toEqual([{ apiKey: [] }, { apiKeyQuery: [] }]);
     // Writes need a secret key, which never goes in a URL.
@@ -69,11 +69,12 @@ describe(`GET /api/v1/openapi.json (${testDriver})`, () => {
     expect(doc.paths['/api/v1/admin/auth/login'].post.tags).toEqual(['auth']);
     expect(doc.paths['/api/v1/admin/auth/me'].get.tags).toEqual(['auth']);
     expect(doc.components.securitySchemes.previewKey).toEqual({ type: 'apiKey', in: 'header', name: 'X-Preview-Key' });
-    expect(get.parameters.map((p: any) => [p.name, p.in, p.required])).toEqual([['type', 'path', true], ['slug', 'path', true], ['If-None-Match', 'header', false]]);
-    expect(Object.keys(get.responses)).toEqual(['200', '304', 'default']);
+    expect(get.parameters.filter((p: any) => p.in !== 'query').map((p: any) => [p.name, p.in, p.required])).toEqual([['type', 'path', true], ['slug', 'path', true], ['If-None-Match', 'header', false]]);
+    expect(Object.keys(get.responses)).toEqual(['200', '304', '429', 'default']);
     const put = doc.paths['/api/v1/collections/{type}/{slug}'].put;
     expect(put.parameters.filter((p: any) => p.in === 'header').map((p: any) => [p.name, p.required])).toEqual([['Idempotency-Key', true], ['If-Match', false]]);
     expect(doc.paths['/api/v1/pages'].post.parameters.map((p: any) => [p.name, p.required])).toEqual([['Idempotency-Key', true]]);
+    expect(doc.components.securitySchemes.previewKeyQuery).toEqual({ type: 'apiKey', in: 'query', name: 'preview' });
     expect(doc.paths['/api/v1/ai/seo'].post.parameters.map((p: any) => [p.name, p.required])).toEqual([['Idempotency-Key', false]]);
     expect(doc.paths['/api/v1/admin/members'].get.security).toEqual([{ session: [] }]);
     expect(doc.paths['/healthz'].get.security).toEqual([]);
@@ -87,7 +88,7 @@ describe(`GET /api/v1/openapi.json (${testDriver})`, () => {
   it('describes request bodies with the operations\' own zod schemas, less what the path gives', () => {
     const create = doc.paths['/api/v1/pages'].post.requestBody.content['application/json'].schema;
     expect(create.type).toBe('object');
-    expect(Object.keys(doc.paths['/api/v1/pages'].post.responses)).toEqual(['201', 'default']);
+    expect(Object.keys(doc.paths['/api/v1/pages'].post.responses)).toEqual(['201', '429', 'default']);
     expect(Object.keys(doc.paths['/api/v1/admin/members/{userId}'].put.responses)).toEqual(['200', 'default']);
     expect(create.properties).toHaveProperty('pageTypeSlug');
     expect(create.properties).toHaveProperty('slug');
@@ -103,9 +104,9 @@ describe(`GET /api/v1/openapi.json (${testDriver})`, () => {
     // Publishing takes no body.
     expect(doc.paths['/api/v1/pages/{slug}/publish'].post.requestBody.required).toBe(false);
     // Uploads are multipart forms answered with 201.
-    for (const path of ['/api/v1/media', '/api/v1/admin/media/upload', '/api/v1/admin/media/bulk-upload']) {
+    for (const [path, statuses] of [['/api/v1/media', ['201', '429', 'default']], ['/api/v1/admin/media/upload', ['201', 'default']], ['/api/v1/admin/media/bulk-upload', ['201', 'default']]] as const) {
       const upload = doc.paths[path].post;
-      expect(Object.keys(upload.responses), path).toEqual(['201', 'default']);
+      expect(Object.keys(upload.responses), path).toEqual(statuses);
       expect(Object.keys(upload.requestBody.content), path).toEqual(['multipart/form-data']);
     }
     expect(doc.paths['/api/v1/admin/media/bulk-upload'].post.requestBody.content['multipart/form-data'].schema.properties.files.type).toBe('array');
@@ -194,6 +195,118 @@ describe(`GET /api/v1/openapi.json (${testDriver})`, () => {
     const validatePage = ajv.getSchema('doc#/components/schemas/CmsPageWrite')!;
     expect(validatePage({ ...created.data, version: 'one' })).toBe(false);
     expect(validatePage({ ...created.data, status: 'archived' })).toBe(false);
+  });
+
+  it('describes the query parameters of the public reads, and the server reads each by the name it gives', async () => {
+    const sk = (await t.run('keys.create', { type: 'secret', permissions: ['content:write'] })).key;
+    const write = (path: string, body: unknown) => http.fetch(path, {
+      method: 'POST', headers: { 'x-api-key': sk, 'idempotency-key': `query-${path}-${JSON.stringify(body)}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
+    });
+    expect((await write('/api/v1/pages', { pageTypeSlug: 'landing-page', name: 'Query', slug: 'query-page', fields: { title: 'Query' }, status: 'published' })).status).toBe(201);
+    expect((await write('/api/v1/collections/makers', { name: 'Query maker', slug: 'query-maker', fields: { country: 'NL' }, status: 'published' })).status).toBe(201);
+    const queryOf = (template: string) => doc.paths[template].get.parameters.filter((p: any) => p.in === 'query');
+    const names = (template: string) => queryOf(template).map((p: any) => p.name);
+    expect(names('/api/v1/pages')).toEqual(['page', 'limit', 'sort', 'fields', 'media', 'refTypes', 'locale', 'pageType']);
+    expect(names('/api/v1/pages/{slug}')).toEqual(['fields', 'media', 'refTypes', 'locale']);
+    expect(names('/api/v1/collections/{type}')).toEqual(['page', 'limit', 'sort', 'fields', 'media', 'refTypes', 'locale', 'filter']);
+    expect(names('/api/v1/blog/posts')).toEqual(['page', 'limit', 'sort', 'fields', 'media', 'locale', 'category', 'tag', 'author']);
+    expect(names('/api/v1/blog/authors')).toEqual(['page', 'limit', 'media', 'locale']);
+    expect(names('/api/v1/media/{project}/{file}')).toEqual(['w', 'h', 'fit', 'format', 'q']);
+    // The filter is a deep object: filter[fields.price][gt]=10.
+    expect(queryOf('/api/v1/collections/{type}').find((p: any) => p.name === 'filter')).toMatchObject({ style: 'deepObject', explode: true });
+
+    const read = async (path: string) => {
+      const r = await http.fetch(path, { headers: { 'x-api-key': pk } });
+      return { status: r.status, body: (await r.json()) as any };
+    };
+    const reads: Record<string, string> = {
+      '/api/v1/pages': '/api/v1/pages', '/api/v1/pages/{slug}': '/api/v1/pages/query-page',
+      '/api/v1/collections/{type}': '/api/v1/collections/makers', '/api/v1/collections/{type}/{slug}': '/api/v1/collections/makers/query-maker',
+      '/api/v1/blog/posts': '/api/v1/blog/posts', '/api/v1/blog/categories': '/api/v1/blog/categories',
+      '/api/v1/blog/tags': '/api/v1/blog/tags', '/api/v1/blog/authors': '/api/v1/blog/authors',
+    };
+    let checked = 0;
+    for (const [template, path] of Object.entries(reads)) {
+      expect((await read(path)).status, path).toBe(200);
+      for (const p of queryOf(template)) {
+        // A value outside what the document allows is refused naming the parameter: the server
+        // reads it by that name, within the bounds the document gives.
+        const outside = p.schema.type === 'integer' ? [String(p.schema.minimum - 1), String(p.schema.maximum + 1)]
+          : p.name === 'sort' ? ['nope'] : p.name === 'locale' ? ['xx'] : [];
+        for (const value of outside) {
+          const r = await read(`${path}?${p.name}=${value}`);
+          expect(r.status, `${path}?${p.name}=${value}`).toBe(400);
+          expect(r.body.error.details.parameter).toBe(p.name);
+          checked++;
+        }
+        if (p.schema.type === 'integer') expect((await read(`${path}?${p.name}=${p.schema.maximum}`)).status).toBe(200);
+        // Every sort key the description names is one the server sorts by.
+        if (p.name === 'sort') {
+          const keys = [...String(p.description).matchAll(/`([A-Za-z_]+)`/g)].map((m) => m[1]!);
+          expect(keys.length, template).toBeGreaterThanOrEqual(5);
+          for (const key of keys) for (const sort of [key, `-${key}`]) expect((await read(`${path}?sort=${sort}`)).status, `${path}?sort=${sort}`).toBe(200);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(30);
+    // The parameters that refuse nothing change the answer.
+    expect((await read('/api/v1/pages/query-page?fields=nothing')).body.data.fields).toEqual({});
+    expect((await read('/api/v1/pages?pageType=nope')).body.pagination.total).toBe(0);
+    expect((await read('/api/v1/pages?pageType=landing-page')).body.pagination.total).toBeGreaterThan(0);
+    expect((await read('/api/v1/collections/makers?filter[name][contains]=query')).body.data.map((d: any) => d.slug)).toEqual(['query-maker']);
+    expect((await read('/api/v1/collections/makers?filter[id]=1')).body.error.code).toBe('INVALID_FILTER_FIELD');
+  });
+
+  it('names the headers each answer carries, and the answers carry them', async () => {
+    const sk = (await t.run('keys.create', { type: 'secret', permissions: ['content:write'] })).key;
+    const documented = (template: string, method: string, status: string) => {
+      const response = doc.paths[template][method].responses[status];
+      return Object.keys(response.headers ?? {}).map((h) => h.toLowerCase());
+    };
+    // Every header named anywhere is described once, under components.headers.
+    for (const [path, methods] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(methods)) {
+        for (const [status, response] of Object.entries<any>(op.responses)) {
+          const headers = response.$ref ? doc.components.responses[response.$ref.split('/').at(-1)].headers : response.headers;
+          for (const ref of Object.values<any>(headers ?? {})) expect(doc.components.headers[ref.$ref.split('/').at(-1)], `${method} ${path} ${status}`).toBeDefined();
+        }
+      }
+    }
+    const carries = (r: Response, names: string[]) => { for (const name of names) expect(r.headers.get(name), name).not.toBeNull(); };
+    const list = await http.fetch('/api/v1/pages', { headers: { 'x-api-key': pk } });
+    expect(list.status).toBe(200);
+    const listHeaders = ['etag', 'cache-control', 'vary', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'x-request-id'];
+    carries(list, listHeaders);
+    expect(documented('/api/v1/pages', 'get', '200')).toEqual(expect.arrayContaining(listHeaders));
+
+    const create = () => http.fetch('/api/v1/pages', {
+      method: 'POST', headers: { 'x-api-key': sk, 'idempotency-key': 'headers-1', 'content-type': 'application/json' },
+      body: JSON.stringify({ pageTypeSlug: 'landing-page', name: 'Headers', slug: 'headers-page', fields: { title: 'Headers' }, status: 'published' }),
+    });
+    const first = await create();
+    expect(first.status).toBe(201);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const replay = await create();
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    const writeHeaders = ['idempotent-replayed', 'cache-control', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'x-request-id'];
+    carries(replay, writeHeaders);
+    expect(documented('/api/v1/pages', 'post', '201')).toEqual(expect.arrayContaining(writeHeaders));
+
+    const one = await http.fetch('/api/v1/pages/headers-page', { headers: { 'x-api-key': pk } });
+    const etag = one.headers.get('etag')!;
+    const again = await http.fetch('/api/v1/pages/headers-page', { headers: { 'x-api-key': pk, 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    carries(again, ['etag', 'ratelimit-remaining']);
+    expect(documented('/api/v1/pages/{slug}', 'get', '304')).toEqual(expect.arrayContaining(['etag', 'ratelimit-remaining']));
+
+    // Media metadata answers If-None-Match too, and says so.
+    expect(doc.paths['/api/v1/media/{id}'].get.responses['304']).toBeDefined();
+    expect(doc.paths['/api/v1/media/{id}'].get.parameters.map((p: any) => p.name)).toContain('If-None-Match');
+    // Every route a key calls may answer 429, with Retry-After (test/http/rate-limit.test.ts sends one).
+    expect(doc.paths['/api/v1/pages'].get.responses['429']).toEqual({ $ref: '#/components/responses/RateLimited' });
+    expect(Object.keys(doc.components.responses.RateLimited.headers)).toContain('Retry-After');
+    expect(doc.paths['/api/v1/admin/pages'].get.responses['429']).toBeUndefined();
   });
 });
 

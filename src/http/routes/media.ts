@@ -261,6 +261,7 @@ const metadataRoute: RouteDef = {
   // Media has no draft state: a preview key (valid, unknown or revoked) is not looked at; the
   // API key rules apply as on every public read.
   ignorePreviewKeys: true,
+  doc: { conditional: true },
   async handle(rc) {
     const actor = rc.keys.apiKey ?? anonymous;
     const data = await rc.cms.runRequest('media.get', { id: rc.params.id }, { actor });
