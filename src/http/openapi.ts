@@ -189,8 +189,8 @@ const paging = [
 const sortParameter = (keys: readonly string[], more = '') => queryParameter('sort', { type: 'string', default: '-publishedAt' },
   `Comma-separated keys, \`-\` for descending: ${keys.map((k) => `\`${k}\``).join(', ')}${more}. Ties go to the id.`);
 const fieldsParameter = queryParameter('fields', { type: 'string' }, 'Field selection: `title,summary` keeps only those, `-body` leaves one out (docs/content-api.md).');
-const mediaParameter = queryParameter('media', { type: 'string', default: 'object' }, '`url`: media as URL strings; anything else: media objects.');
-const refTypesParameter = queryParameter('refTypes', { type: 'string', default: 'true' }, '`false` (or `0`, `no`) leaves `_type` off resolved collection items.');
+const mediaParameter = queryParameter('media', { enum: ['url', 'object'], default: 'object' }, '`url`: media as URL strings; `object` (or any other value): media objects.');
+const refTypesParameter = queryParameter('refTypes', { type: 'boolean', default: true }, '`false` (or `0`, `no`) leaves `_type` off resolved collection items.');
 const localeParameter = queryParameter('locale', { type: 'string' },
   'A locale code of the project (its localized values, falling back along the chain; `_fallbacks` on each entry) or `*` (each localized field an object with one member per locale). The answer then has `locale` beside `data`. Unknown: `400 INVALID_QUERY`.');
 const filterParameter: Doc = {

@@ -203,7 +203,11 @@ describe(`GET /api/v1/openapi.json (${testDriver})`, () => {
       method: 'POST', headers: { 'x-api-key': sk, 'idempotency-key': `query-${path}-${JSON.stringify(body)}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
     });
     expect((await write('/api/v1/pages', { pageTypeSlug: 'landing-page', name: 'Query', slug: 'query-page', fields: { title: 'Query' }, status: 'published' })).status).toBe(201);
-    expect((await write('/api/v1/collections/makers', { name: 'Query maker', slug: 'query-maker', fields: { country: 'NL' }, status: 'published' })).status).toBe(201);
+    const maker = await write('/api/v1/collections/makers', { name: 'Query maker', slug: 'query-maker', fields: { country: 'NL' }, status: 'published' });
+    expect(maker.status).toBe(201);
+    const makerId = ((await maker.json()) as any).data.id;
+    const product = { name: 'Query product', slug: 'query-product', fields: { title: 'Lamp', maker: { _ref: makerId, _type: 'collectionItem' } }, status: 'published' };
+    expect((await write('/api/v1/collections/products', product)).status).toBe(201);
     const queryOf = (template: string) => doc.paths[template].get.parameters.filter((p: any) => p.in === 'query');
     const names = (template: string) => queryOf(template).map((p: any) => p.name);
     expect(names('/api/v1/pages')).toEqual(['page', 'limit', 'sort', 'fields', 'media', 'refTypes', 'locale', 'pageType']);
@@ -251,6 +255,10 @@ describe(`GET /api/v1/openapi.json (${testDriver})`, () => {
     expect(checked).toBeGreaterThanOrEqual(30);
     // The parameters that refuse nothing change the answer.
     expect((await read('/api/v1/pages/query-page?fields=nothing')).body.data.fields).toEqual({});
+    const refParameter = queryOf('/api/v1/pages/{slug}').find((p: any) => p.name === 'refTypes');
+    expect(refParameter.schema).toEqual({ type: 'boolean', default: true });
+    expect((await read('/api/v1/collections/products/query-product')).body.data.fields.maker._type).toBe('makers');
+    expect((await read('/api/v1/collections/products/query-product?refTypes=false')).body.data.fields.maker).not.toHaveProperty('_type');
     expect((await read('/api/v1/pages?pageType=nope')).body.pagination.total).toBe(0);
     expect((await read('/api/v1/pages?pageType=landing-page')).body.pagination.total).toBeGreaterThan(0);
     expect((await read('/api/v1/collections/makers?filter[name][contains]=query')).body.data.map((d: any) => d.slug)).toEqual(['query-maker']);
