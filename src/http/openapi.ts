@@ -98,6 +98,8 @@ export interface ContentSchemas { schemas: Record<string, JsonSchema>; pages: st
 function deliveredSchema(route: RouteDef, content: ContentSchemas): JsonSchema | null {
   const op = route.op?.name;
   if (route.auth === 'key' && op && publicWrites[op]) return publicWrites[op];
+  const read = route.auth === 'key' ? publicReads[op ?? `${route.method} ${route.path}`] : undefined;
+  if (read) return read;
   const names = op === 'delivery.pages.list' || op === 'delivery.pages.get' ? content.pages
     : op === 'delivery.items.list' || op === 'delivery.items.get' ? content.items : null;
   if (!names) return null;
@@ -105,7 +107,7 @@ function deliveredSchema(route: RouteDef, content: ContentSchemas): JsonSchema |
   const locale = { type: 'string', description: 'There when the read asked for a locale.' };
   return route.cachedRead?.single
     ? { type: 'object', required: ['data', 'redirect'], properties: { data: entry, redirect: { anyOf: [{ type: 'object', properties: { from: { type: 'string' }, to: { type: 'string' }, permanent: { const: true } } }, { type: 'null' }] }, locale } }
-    : { type: 'object', required: ['data', 'pagination'], properties: { data: { type: 'array', items: entry }, pagination: { type: 'object', properties: { total: { type: 'integer' }, page: { type: 'integer' }, limit: { type: 'integer' }, totalPages: { type: 'integer' } } }, locale } };
+    : listOf(entry);
 }
 
 const timestamp = { type: 'string', format: 'date-time' };
@@ -144,6 +146,67 @@ const wrapped = (data: JsonSchema): JsonSchema => ({ type: 'object', required: [
 const deletedSchema: JsonSchema = { type: 'object', required: ['success'], properties: { success: { const: true } } };
 const pageWrite = wrapped({ $ref: '#/components/schemas/CmsPageWrite' });
 const itemWrite = wrapped({ $ref: '#/components/schemas/CmsItemWrite' });
+
+const pagination: JsonSchema = {
+  type: 'object', required: ['total', 'page', 'limit', 'totalPages'],
+  properties: { total: { type: 'integer' }, page: { type: 'integer' }, limit: { type: 'integer' }, totalPages: { type: 'integer' } },
+};
+const listOf = (item: JsonSchema): JsonSchema => ({
+  type: 'object', required: ['data', 'pagination'],
+  properties: { data: { type: 'array', items: item }, pagination, locale: { type: 'string', description: 'There when the read asked for a locale.' } },
+});
+const schemaRef = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+const nullableString = { type: ['string', 'null'] };
+const resolvedMedia = { anyOf: [schemaRef('CmsMedia'), { type: 'string', description: 'its URL, with `media=url`' }, { type: 'null' }] };
+
+/** The blog's and media's public shapes (docs/media-and-blog.md), under components.schemas. */
+const blogAndMediaSchemas: Record<string, JsonSchema> = {
+  CmsBlogTerm: { type: 'object', required: ['id', 'slug', 'name'], properties: { id: { type: 'string', format: 'uuid' }, slug: { type: 'string' }, name: { type: 'string' } } },
+  CmsBlogAuthor: {
+    type: 'object', required: ['id', 'slug', 'firstName', 'lastName', 'title', 'bio', 'profileImage', 'links'],
+    description: 'An author as the public API delivers it (never the email).',
+    properties: {
+      id: { type: 'string', format: 'uuid' }, slug: { type: 'string' }, firstName: { type: 'string' }, lastName: { type: 'string' },
+      title: { type: 'string' }, bio: { type: 'string' }, profileImage: resolvedMedia,
+      links: { type: 'object', additionalProperties: { type: 'string' }, description: 'Named links, such as `{ "twitter": "https://…" }`' },
+    },
+  },
+  CmsBlogPost: {
+    type: 'object', required: ['id', 'title', 'slug', 'seo', 'publishedAt', 'updatedAt', 'featuredImage'],
+    description: 'A post as the public API delivers it; `fields=` leaves out members other than the required ones. With `locale=*`, `title`, `summary`, `body` and each SEO member are objects by locale code.',
+    properties: {
+      id: { type: 'string', format: 'uuid' }, title: { type: 'string' }, slug: { type: 'string' }, status: { enum: ['draft', 'published'] },
+      summary: { type: 'string' }, body: { type: 'string', description: 'HTML' }, featuredImageId: { type: ['string', 'null'], format: 'uuid' },
+      featuredImage: resolvedMedia, author: { anyOf: [schemaRef('CmsBlogAuthor'), { type: 'null' }] },
+      categories: { type: 'array', items: schemaRef('CmsBlogTerm') }, tags: { type: 'array', items: schemaRef('CmsBlogTerm') },
+      seo: schemaRef('CmsSeo'), publishedAt: timestampOrNull, createdAt: timestamp, updatedAt: timestamp,
+      _fallbacks: { type: 'array', items: { type: 'string' }, description: 'With `locale` only: what came from another locale.' },
+    },
+  },
+  CmsMediaFile: {
+    type: 'object', required: ['id', 'filename', 'originalFilename', 'mimeType', 'size', 'folder', 'url', 'createdAt', 'updatedAt'],
+    description: 'A media item: its record and the URL of its file.',
+    properties: {
+      id: { type: 'string', format: 'uuid' }, filename: { type: 'string', description: '`<sha256>.<extension>`' }, originalFilename: { type: 'string' },
+      mimeType: { type: 'string' }, size: { type: 'integer' }, width: { type: 'integer' }, height: { type: 'integer' },
+      altText: { type: 'string', description: 'absent when there is none' }, folder: nullableString, url: { type: 'string' },
+      createdAt: timestamp, updatedAt: timestamp,
+      deduplicated: { const: true, description: 'On an upload: the same bytes were already in the library, and this is that item.' },
+    },
+  },
+};
+
+/** The success bodies of the blog's public reads (by operation) and of media's public routes (by method and path). */
+const publicReads: Partial<Record<string, JsonSchema>> = {
+  'blog.delivery.posts': listOf(schemaRef('CmsBlogPost')),
+  'blog.delivery.post': { type: 'object', required: ['data'], properties: { data: schemaRef('CmsBlogPost'), locale: { type: 'string' } } },
+  'blog.delivery.categories': listOf(schemaRef('CmsBlogTerm')),
+  'blog.delivery.tags': listOf(schemaRef('CmsBlogTerm')),
+  'blog.delivery.authors': listOf(schemaRef('CmsBlogAuthor')),
+  // Routes without an operation, by method and path.
+  'GET /api/v1/media/:id': wrapped(schemaRef('CmsMediaFile')),
+  'POST /api/v1/media': wrapped(schemaRef('CmsMediaFile')),
+};
 
 /** The success bodies of the public writes, by operation (only where a key calls it: the admin routes answer their own). */
 const publicWrites: Partial<Record<string, JsonSchema>> = {
@@ -351,6 +414,7 @@ export function openApiDocument(content: ContentSchemas, routes: RouteDef[]): Do
           },
         },
         CmsPageWrite: writeShape('page'),
+        ...blogAndMediaSchemas,
         CmsItemWrite: writeShape('item'),
         ...inputComponents,
         ...content.schemas,

@@ -5,6 +5,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { everyFieldSchema, writeEveryFieldSchemaFiles } from '../client/fixtures.js';
+import { makeImage } from '../media/support.js';
 import { runCli } from '../helpers/cli.js';
 import { createTestDatabase, testDriver } from '../helpers/db.js';
 import { createTestCms, type TestCms } from '../helpers/engine.js';
@@ -195,6 +196,60 @@ describe(`GET /api/v1/openapi.json (${testDriver})`, () => {
     const validatePage = ajv.getSchema('doc#/components/schemas/CmsPageWrite')!;
     expect(validatePage({ ...created.data, version: 'one' })).toBe(false);
     expect(validatePage({ ...created.data, status: 'archived' })).toBe(false);
+  });
+
+  it('describes what the blog\'s reads and media\'s public routes answer, and their answers match it', async () => {
+    const sk = (await t.run('keys.create', { type: 'secret', permissions: ['media:write'] })).key;
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    ajv.addSchema({ $id: 'doc', ...doc });
+    const pointer = (...parts: string[]) => parts.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
+    const matches = (template: string, method: string, status: number, answer: unknown) => {
+      const at = pointer('paths', template, method, 'responses', String(status), 'content', 'application/json', 'schema');
+      const validate = ajv.getSchema(`doc#/${at}`);
+      expect(validate, `${method} ${template} has a schema`).toBeDefined();
+      expect(validate!(answer), `${method} ${template}: ${JSON.stringify(validate!.errors)}`).toBe(true);
+    };
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(await makeImage('png', 3, 2))], { type: 'image/png' }), 'cover.png');
+    form.append('altText', 'A cover');
+    const uploaded = await http.fetch('/api/v1/media', { method: 'POST', headers: { 'x-api-key': sk, 'idempotency-key': 'openapi-upload' }, body: form });
+    expect(uploaded.status).toBe(201);
+    const media = ((await uploaded.json()) as any).data;
+    matches('/api/v1/media', 'post', 201, { data: media });
+    const author = await t.run('blog.authors.create', { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', profileImageId: media.id, links: { site: 'https://example.com' } });
+    await t.run('blog.categories.create', { name: 'News' });
+    await t.run('blog.tags.create', { name: 'Engines' });
+    await t.run('blog.posts.create', {
+      title: 'Analytical', status: 'published', summary: 'On engines', body: '<p>Notes</p>', featuredImageId: media.id,
+      author: author.slug, categories: ['news'], tags: ['engines'], seo: { metaTitle: 'Analytical', ogImageId: media.id },
+    });
+    await t.run('blog.posts.create', { title: 'Bare draft is hidden' });
+    await t.run('blog.posts.create', { title: 'Bare', status: 'published' });
+    const read = async (path: string) => {
+      const r = await http.fetch(path, { headers: { 'x-api-key': pk } });
+      expect(r.status, path).toBe(200);
+      return r.json();
+    };
+    const reads: Array<[string, string]> = [
+      ['/api/v1/blog/posts', '/api/v1/blog/posts'], ['/api/v1/blog/posts', '/api/v1/blog/posts?media=url'], ['/api/v1/blog/posts', '/api/v1/blog/posts?fields=title'],
+      ['/api/v1/blog/posts/{slug}', '/api/v1/blog/posts/analytical'], ['/api/v1/blog/posts/{slug}', '/api/v1/blog/posts/bare'],
+      ['/api/v1/blog/categories', '/api/v1/blog/categories'], ['/api/v1/blog/tags', '/api/v1/blog/tags'],
+      ['/api/v1/blog/authors', '/api/v1/blog/authors'], ['/api/v1/blog/authors', '/api/v1/blog/authors?media=url'],
+      ['/api/v1/media/{id}', `/api/v1/media/${media.id}`],
+    ];
+    for (const [template, path] of reads) matches(template, 'get', 200, await read(path));
+    // The answers hold what the schemas describe (not empty lists the schemas would pass anyway).
+    const posts: any = await read('/api/v1/blog/posts');
+    expect(posts.data.map((p: any) => p.slug).sort()).toEqual(['analytical', 'bare']);
+    expect(posts.data.find((p: any) => p.slug === 'analytical')).toMatchObject({ author: { slug: author.slug }, categories: [{ slug: 'news' }], featuredImage: { _id: media.id } });
+    expect(((await read('/api/v1/blog/authors')) as any).data[0]).not.toHaveProperty('email');
+    // A shape the document does not allow fails the check.
+    const validatePost = ajv.getSchema('doc#/components/schemas/CmsBlogPost')!;
+    const post = posts.data[0];
+    expect(validatePost({ ...post, status: 'archived' })).toBe(false);
+    expect(validatePost({ ...post, categories: [{ id: 'x' }] })).toBe(false);
+    const { featuredImage: _left, ...withoutImage } = post;
+    expect(validatePost(withoutImage)).toBe(false);
   });
 
   it('describes the query parameters of the public reads, and the server reads each by the name it gives', async () => {
