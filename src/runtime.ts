@@ -16,7 +16,7 @@ import { CmsError, isCmsError } from './core/errors.js';
 import { checkAccess, parseInput, type AnyOperation, type Operation } from './core/operation.js';
 import { isOperationName, operations, type InputOf, type OperationName, type OutputOf } from './core/registry.js';
 import { insertOutbox, outboxChannel, outboxRowsOf, type OutboxRow } from './core/webhooks/outbox.js';
-import { findStoredResponse, storeResponse, type IdempotencyScope } from './core/idempotency.js';
+import { findStoredResponse, storeResponse, type IdempotencyScope, type StoredResponse } from './core/idempotency.js';
 import { completeMediaStore, openMediaStore, openStoreOf } from './media/stores.js';
 import { createMigrationRunner } from './importers/runner.js';
 import { createWebhookDispatcher } from './webhooks/dispatcher.js';
@@ -489,8 +489,16 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
         }
         if (isCmsError(e)) {
           const failure = idem.storedFailure(e);
-          if (failure) {
-            await db.transaction((tx) => storeResponse(tx, scope, failure, clock.now())).catch(() => {});
+          if (failure && !(await storeFailure(scope, failure))) {
+            // Another process stored its answer under the key since we looked: it ran the request
+            // meanwhile (and may have written: the page this run did not find yet, say), or was
+            // refused too and stored first. Its answer is the answer; a different request stored
+            // under the key is refused as a reuse, as always.
+            const theirs = await findStoredResponse(db, scope, clock.now());
+            if (theirs) {
+              outcome = 'replayed';
+              return { ...theirs, replayed: true };
+            }
           }
         }
         throw e;
@@ -498,6 +506,20 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
     } finally {
       running.delete(flight);
       ended(outcome);
+    }
+  }
+
+  /**
+   * Stores a refused request's answer under its key; false when the key already holds a live
+   * answer. A database that fails the store (gone, say) leaves the refusal unstored: a retry runs
+   * again, and is refused again.
+   */
+  async function storeFailure(scope: IdempotencyScope, failure: StoredResponse): Promise<boolean> {
+    try {
+      await db.transaction((tx) => storeResponse(tx, scope, failure, clock.now()));
+      return true;
+    } catch (e) {
+      return !(isCmsError(e) && e.code === 'IDEMPOTENCY_KEY_IN_USE');
     }
   }
 

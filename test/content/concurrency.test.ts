@@ -130,6 +130,36 @@ describe('concurrency', () => {
   });
 
   if (testDriver === 'postgres') {
+    it('one Idempotency-Key, one refused request, sent to two engines at once: one answer runs, every other replays it or finds the key in use', async () => {
+      // A second `cms serve` on the database: each holds the keys in flight only in itself.
+      const other = await createCms(h.t.config);
+      const otherHttp = await serveOverSocket(other);
+      try {
+        for (let round = 0; round < 6; round++) {
+          const send = (url: string) => fetch(`${url}/api/v1/pages/missing-${round}`, {
+            method: 'PUT',
+            headers: { 'x-api-key': h.keys.secret, 'idempotency-key': `refused-twice-${round}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ fields: { title: 'Nowhere' } }),
+          });
+          const responses = await Promise.all(Array.from({ length: 12 }, (_, i) => send(i % 2 ? otherHttp.url : h.http.url)));
+          const answers = await Promise.all(responses.map(async (r) => ({
+            status: r.status, replayed: r.headers.get('idempotent-replayed') === 'true', body: (await r.json()) as any,
+          })));
+          // Exactly one request ran; the 404 it stored is what every other one answers, marked as a
+          // replay, unless it came while the key was still held.
+          const ran = answers.filter((a) => a.status === 404 && !a.replayed);
+          expect(ran.length, `round ${round}: ${JSON.stringify(answers.map((a) => [a.status, a.replayed, a.body.error?.code]))}`).toBe(1);
+          for (const a of answers) {
+            if (a.status === 409) expect(a.body.error.code).toBe('IDEMPOTENCY_KEY_IN_USE');
+            else expect([a.status, a.body]).toEqual([404, ran[0]!.body]);
+          }
+        }
+      } finally {
+        await otherHttp.close();
+        await other.close();
+      }
+    });
+
     it('writes committed by another engine at once each move the revision this engine reads (no NOTIFY awaited)', async () => {
       const other = await createCms(h.t.config);
       const otherHttp = await serveOverSocket(other);
