@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq, isNull, like } from 'drizzle-orm';
+import { pages, webhookDeliveries, webhooks } from '../../src/db/schema/index.js';
 import { createCms } from '../../src/runtime.js';
 import { testDriver } from '../helpers/db.js';
 import { serveOverSocket } from '../helpers/http.js';
@@ -13,10 +15,9 @@ describe('concurrency', () => {
   });
   afterAll(async () => { await h.close(); });
 
-  const pagesNamed = async (slugPrefix: string) => {
-    const list = await h.t.run('pages.list', { query: { limit: '100' } });
-    return list.data.filter((p: any) => p.slug.startsWith(slugPrefix));
-  };
+  /** The live pages whose slug starts so, however many pages the tests before made. */
+  const pagesNamed = (slugPrefix: string) => h.t.cms.db.select({ id: pages.id, slug: pages.slug }).from(pages)
+    .where(and(like(pages.slug, `${slugPrefix}%`), isNull(pages.deletedAt)));
 
   it('10 parallel PUTs with the same expected version: exactly one 200, nine 409 VERSION_CONFLICT', async () => {
     await h.createPage({ name: 'Race', slug: 'race', fields: { title: 'T' } });
@@ -153,6 +154,36 @@ describe('concurrency', () => {
             if (a.status === 409) expect(a.body.error.code).toBe('IDEMPOTENCY_KEY_IN_USE');
             else expect([a.status, a.body]).toEqual([404, ran[0]!.body]);
           }
+        }
+      } finally {
+        await otherHttp.close();
+        await other.close();
+      }
+    });
+
+    it('a webhook deleted while writes run does not fail them: each write is stored, and the deleted webhook gets no delivery', async () => {
+      const other = await createCms(h.t.config);
+      const otherHttp = await serveOverSocket(other);
+      try {
+        for (let round = 0; round < 6; round++) {
+          const [hook] = await h.t.cms.db.insert(webhooks).values({
+            projectId: h.projectId, url: 'http://127.0.0.1:9/hook', events: ['page.created'], secret: 'whsec_test',
+          }).returning();
+          const creates = Array.from({ length: 16 }, (_, i) => fetch(`${i % 2 ? otherHttp.url : h.http.url}/api/v1/pages`, {
+            method: 'POST',
+            headers: { 'x-api-key': h.keys.secret, 'idempotency-key': `hook-gone-${round}-${i}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ pageTypeSlug: 'landing', name: `Hook gone ${round}-${i}`, slug: `hook-gone-${round}-${i}`, fields: { title: 'T' } }),
+          }));
+          await new Promise((resolve) => setTimeout(resolve, 3 * round));
+          await h.t.run('webhooks.delete', { id: hook!.id });
+          const statuses = await Promise.all(creates.map(async (pending) => {
+            const r = await pending;
+            return [r.status, r.status === 201 ? '' : await r.text()];
+          }));
+          expect(statuses, `round ${round}`).toEqual(Array(16).fill([201, '']));
+          expect(await pagesNamed(`hook-gone-${round}-`)).toHaveLength(16);
+          const left = await h.t.cms.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, hook!.id));
+          expect(left).toEqual([]);
         }
       } finally {
         await otherHttp.close();

@@ -101,6 +101,12 @@ const rowsPerInsert = 2000;
  * order they were emitted: a change that rolls back leaves no delivery, a committed one never
  * loses it. The rows go as one JSON parameter per statement (a bulk write of hundreds of events
  * costs one statement, not hundreds). The caller announces them after the commit.
+ *
+ * A webhook deleted since the transaction read the project's webhooks gets no delivery: each row's
+ * webhook is locked (FOR KEY SHARE) as the row goes in, and one a delete removed, or is removing,
+ * is skipped. Without it the write failed on the delivery's foreign key (a 500, the change lost)
+ * whenever a webhook was deleted while it ran. A delete that comes after waits for the write, and
+ * its deliveries go with the webhook.
  */
 export async function insertOutbox(db: Db, rows: readonly OutboxRow[]): Promise<void> {
   for (let start = 0; start < rows.length; start += rowsPerInsert) {
@@ -108,6 +114,8 @@ export async function insertOutbox(db: Db, rows: readonly OutboxRow[]): Promise<
     await db.execute(sql`
       insert into ${webhookDeliveries} (project_id, webhook_id, event, payload, next_attempt_at, created_at, updated_at)
       select (r->>0)::uuid, (r->>1)::uuid, r->>2, r->>3, (r->>4)::timestamptz, (r->>4)::timestamptz, (r->>4)::timestamptz
-      from jsonb_array_elements(${json}::jsonb) with ordinality as x(r, n) order by n`);
+      from jsonb_array_elements(${json}::jsonb) with ordinality as x(r, n)
+      where exists (select 1 from ${webhooks} w where w.id = (r->>1)::uuid for key share)
+      order by n`);
   }
 }
