@@ -191,6 +191,28 @@ describe('concurrency', () => {
       }
     });
 
+    it('blog posts naming an author, category or tag deleted at the same time: each post is written or refused at its path, never a 500', async () => {
+      const seen = new Set<string>();
+      for (let round = 0; round < 9; round++) {
+        const kind = (['categories', 'tags', 'authors'] as const)[round % 3]!;
+        const author = await h.t.run('blog.authors.create', { slug: `race-author-${round}`, firstName: 'Race' });
+        const category = await h.t.run('blog.categories.create', { name: `Race ${round}`, slug: `race-cat-${round}` });
+        const tag = await h.t.run('blog.tags.create', { name: `Race ${round}`, slug: `race-tag-${round}` });
+        const posts = Array.from({ length: 20 }, (_, i) => h.t.run('blog.posts.create', {
+          title: `Race ${round} ${i}`, slug: `race-post-${round}-${i}`, author: author.slug, categories: [category.slug], tags: [tag.slug],
+        }).then(() => 'written', (e) => `${e.code} at ${(e.details ?? []).map((d: { path: string }) => d.path).join(',')}`));
+        await new Promise((resolve) => setTimeout(resolve, 2 * round));
+        const gone = kind === 'categories' ? category : kind === 'tags' ? tag : author;
+        await h.t.run(`blog.${kind}.delete`, { id: gone.id });
+        const refused = `VALIDATION_FAILED at ${kind === 'categories' ? 'categories[0]' : kind === 'tags' ? 'tags[0]' : 'author'}`;
+        for (const outcome of await Promise.all(posts)) {
+          expect([refused, 'written'], `round ${round}`).toContain(outcome);
+          seen.add(outcome);
+        }
+      }
+      expect(seen).toContain('written');
+    });
+
     it('writes committed by another engine at once each move the revision this engine reads (no NOTIFY awaited)', async () => {
       const other = await createCms(h.t.config);
       const otherHttp = await serveOverSocket(other);

@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.js';
 import { blogAuthors, blogCategories, blogPostCategories, blogPosts, blogPostTags, blogTags } from '../../db/schema/index.js';
 import type { Ctx } from '../context.js';
 import { CmsError, type Issue } from '../errors.js';
+import { holdReferenced } from '../reference-locks.js';
 import { isUuid, loadMedia, toResolvedMedia, mediaFileUrl, type MediaRow, type ResolvedMedia } from '../media/resolve.js';
 
 export type PostRow = typeof blogPosts.$inferSelect;
@@ -39,8 +40,12 @@ export async function findTerm(ctx: Pick<Ctx, 'db' | 'project'>, kind: TermKind,
 }
 
 /**
- * Author, categories and tags named in a post write (ids or slugs), and the media it points at:
- * everything is looked up at once and every unknown one reported together.
+ * The author, categories, tags and media a post write names (ids or slugs): everything is looked
+ * up at once and every unknown one reported together, at its path. What is found is held until
+ * the write commits, so that a delete running at the same time either waits for the post (and
+ * then detaches it) or comes first (and the post is refused here): the author and the terms by a
+ * row lock (FOR KEY SHARE, which only their deletes wait for), media by the lock every content
+ * write takes (reference-locks.ts).
  */
 export async function resolvePostRefs(ctx: Pick<Ctx, 'db' | 'project'>, input: {
   author?: string | null | undefined;
@@ -53,7 +58,7 @@ export async function resolvePostRefs(ctx: Pick<Ctx, 'db' | 'project'>, input: {
   let authorId: string | null | undefined = input.author === null ? null : undefined;
   if (input.author) {
     const [row] = await ctx.db.select({ id: blogAuthors.id }).from(blogAuthors)
-      .where(and(eq(blogAuthors.projectId, ctx.project.id), byIdOrSlug(blogAuthors, input.author)));
+      .where(and(eq(blogAuthors.projectId, ctx.project.id), byIdOrSlug(blogAuthors, input.author))).for('key share');
     if (row) authorId = row.id;
     else issues.push({ path: 'author', message: `no author "${input.author}"` });
   }
@@ -64,7 +69,7 @@ export async function resolvePostRefs(ctx: Pick<Ctx, 'db' | 'project'>, input: {
     if (unique.length === 0) return [];
     const ids = unique.filter(isUuid).map((r) => r.toLowerCase());
     const rows = await ctx.db.select({ id: table.id, slug: table.slug }).from(table)
-      .where(and(eq(table.projectId, ctx.project.id), or(inArray(table.slug, unique), ids.length ? inArray(table.id, ids) : undefined)));
+      .where(and(eq(table.projectId, ctx.project.id), or(inArray(table.slug, unique), ids.length ? inArray(table.id, ids) : undefined))).for('key share');
     const out: string[] = [];
     // Each ref once, at its first place in the list as sent (a repeat is no new problem).
     refs.forEach((ref, i) => {
@@ -79,7 +84,8 @@ export async function resolvePostRefs(ctx: Pick<Ctx, 'db' | 'project'>, input: {
   const tagIds = await terms('tag', input.tags, 'tags');
   const mediaIds = [input.featuredImageId, input.ogImageId].filter((v): v is string => typeof v === 'string');
   if (mediaIds.length) {
-    const found = await loadMedia(ctx.db, ctx.project.id, mediaIds);
+    const held = holdReferenced(ctx.db, mediaIds.filter(isUuid));
+    const [, found] = await Promise.all([held, loadMedia(ctx.db, ctx.project.id, mediaIds)]);
     if (input.featuredImageId && !found.has(input.featuredImageId.toLowerCase())) {
       issues.push({ path: 'featuredImageId', message: `media "${input.featuredImageId}" does not exist` });
     }
