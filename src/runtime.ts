@@ -685,6 +685,11 @@ export function translateDbError(e: unknown): unknown {
   if (err?.code === '40001' || err?.code === '40P01') {
     return new CmsError('CONFLICT', 'The write collided with another one; try again');
   }
+  // Every write checks that what it names exists; a foreign key refusing a row means it was
+  // deleted by a write that committed meanwhile (the type of a page being created, say).
+  if (err?.code === '23503') {
+    return new CmsError('CONFLICT', 'Something this write names was deleted at the same time; nothing was written. Try again');
+  }
   return e;
 }
 

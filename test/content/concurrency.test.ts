@@ -213,6 +213,25 @@ describe('concurrency', () => {
       expect(seen).toContain('written');
     });
 
+    it('a collection type deleted with force while items of it are created: the delete goes through, each create is written (and deleted with it) or refused, never a 500', async () => {
+      const seen = new Set<number>();
+      for (let round = 0; round < 6; round++) {
+        const slug = `race-type-${round}`;
+        await h.t.run('types.create', { kind: 'collections', definition: { slug, name: `Race ${round}`, fields: [{ name: 'title', type: 'text' }] } });
+        const creates = Array.from({ length: 20 }, (_, i) => h.write('POST', `/api/v1/collections/${slug}`, { name: `Item ${i}`, slug: `item-${i}`, fields: { title: 'T' } }));
+        await new Promise((resolve) => setTimeout(resolve, 3 * round));
+        expect(await h.t.run('types.delete', { kind: 'collections', slug, force: true })).toEqual({ success: true });
+        for (const r of await Promise.all(creates)) {
+          const body = await r.json();
+          expect([201, 404, 409], `round ${round}: ${JSON.stringify(body)}`).toContain(r.status);
+          if (r.status === 409) expect(body.error.code).toBe('CONFLICT');
+          seen.add(r.status);
+        }
+        expect((await h.t.run('types.list', { kind: 'collections' })).map((t: { slug: string }) => t.slug)).not.toContain(slug);
+      }
+      expect(seen).toContain(201);
+    });
+
     it('writes committed by another engine at once each move the revision this engine reads (no NOTIFY awaited)', async () => {
       const other = await createCms(h.t.config);
       const otherHttp = await serveOverSocket(other);

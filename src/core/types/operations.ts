@@ -341,13 +341,15 @@ async function dropType(ctx: Ctx, kind: TypeKind, slug: string) {
   const projectId = ctx.project.id;
   const every = { locales: everyLocaleCode(ctx.project.locales) };
   if (kind === 'pageTypes') {
-    const [pt] = await db.select({ id: pageTypes.id }).from(pageTypes).where(and(eq(pageTypes.projectId, projectId), eq(pageTypes.slug, slug)));
+    // Locked first: entries being created of the type (their inserts hold it) are waited for and
+    // swept with the rest; creates that come after wait, and find the type gone.
+    const [pt] = await db.select({ id: pageTypes.id }).from(pageTypes).where(and(eq(pageTypes.projectId, projectId), eq(pageTypes.slug, slug))).for('update');
     if (pt) {
       const gone = await db.delete(pages).where(eq(pages.pageTypeId, pt.id)).returning({ id: pages.id, name: pages.name, slug: pages.slug, deletedAt: pages.deletedAt });
       for (const e of gone) if (!e.deletedAt) await ctx.emit('page.deleted', { id: e.id, name: e.name, slug: e.slug }, every);
     }
   } else if (kind === 'collections') {
-    const [ct] = await db.select({ id: collectionTypes.id }).from(collectionTypes).where(and(eq(collectionTypes.projectId, projectId), eq(collectionTypes.slug, slug)));
+    const [ct] = await db.select({ id: collectionTypes.id }).from(collectionTypes).where(and(eq(collectionTypes.projectId, projectId), eq(collectionTypes.slug, slug))).for('update');
     if (ct) {
       const gone = await db.delete(collectionItems).where(eq(collectionItems.collectionTypeId, ct.id))
         .returning({ id: collectionItems.id, name: collectionItems.name, slug: collectionItems.slug, deletedAt: collectionItems.deletedAt });
@@ -563,7 +565,9 @@ export const deleteType = defineOperation({
   write: true,
   async run(ctx, input) {
     const t = tables[input.kind];
-    const [existing] = await ctx.db.select({ id: t.id }).from(t).where(and(eq(t.projectId, ctx.project.id), eq(t.slug, input.slug)));
+    // Locked before its entries are counted: a create of one that is running is waited for (and
+    // counted), one that comes after waits and finds the type gone (dropType).
+    const [existing] = await ctx.db.select({ id: t.id }).from(t).where(and(eq(t.projectId, ctx.project.id), eq(t.slug, input.slug))).for('update');
     if (!existing) throw new CmsError('NOT_FOUND', `${kindLabel[input.kind]} "${input.slug}" not found`);
     const n = (await contentCount(ctx.db, ctx.project.id, input.kind, [input.slug])).get(input.slug) ?? 0;
     if (n > 0 && !input.force) {
