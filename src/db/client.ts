@@ -114,6 +114,9 @@ function isPgErrorCode(e: unknown, codes: string[]): boolean {
 /** A database no migration has run on yet: no `drizzle` schema, or not the table asked for. */
 export const isNotMigratedYet = (e: unknown): boolean => isPgErrorCode(e, ['3F000', '42P01']);
 
+/** A unique index refused the row (another write took the value meanwhile). */
+export const isUniqueViolation = (e: unknown): boolean => isPgErrorCode(e, ['23505']);
+
 export const isPostgresUrl = (url: string | undefined): url is string => !!url && /^postgres(ql)?:\/\//.test(url);
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, isNull, like } from 'drizzle-orm';
-import { pages, webhookDeliveries, webhooks } from '../../src/db/schema/index.js';
+import { media, pages, webhookDeliveries, webhooks } from '../../src/db/schema/index.js';
 import { createCms } from '../../src/runtime.js';
 import { testDriver } from '../helpers/db.js';
 import { serveOverSocket } from '../helpers/http.js';
@@ -230,6 +230,35 @@ describe('concurrency', () => {
         expect((await h.t.run('types.list', { kind: 'collections' })).map((t: { slug: string }) => t.slug)).not.toContain(slug);
       }
       expect(seen).toContain(201);
+    });
+
+    it('two folders renamed onto one new name at once: one rename goes through, the other is refused as renaming onto an existing folder', async () => {
+      for (let round = 0; round < 6; round++) {
+        for (const folder of ['a', 'b']) {
+          await h.t.run('media.upload', { data: Buffer.from(`${folder} ${round}`).toString('base64'), filename: `${folder}.txt`, folder: `race-${folder}-${round}` });
+        }
+        const outcomes = await Promise.all(['a', 'b'].map((folder) => h.t.run('media.renameFolder', { name: `race-${folder}-${round}`, to: `race-z-${round}` })
+          .then(() => 'renamed', (e) => `${e.code} at ${(e.details ?? []).map((d: { path: string }) => d.path).join(',')}`)));
+        expect(outcomes.sort(), `round ${round}`).toEqual(['VALIDATION_FAILED at to', 'renamed']);
+        const folders = (await h.t.run('media.folders', {})).map((f: { name: string }) => f.name).filter((n: string) => n.endsWith(`-${round}`));
+        expect(folders.length, JSON.stringify(folders)).toBe(2);
+        expect(folders).toContain(`race-z-${round}`);
+      }
+    });
+
+    it('files moved into a folder while it is renamed: every file ends in a folder the folder list shows', async () => {
+      const upload = (name: string, folder: string | null) => h.t.run('media.upload', { data: Buffer.from(name).toString('base64'), filename: `${name}.txt`, ...(folder ? { folder } : {}) });
+      for (let round = 0; round < 8; round++) {
+        await upload(`in-x-${round}`, `move-x-${round}`);
+        const loose = await Promise.all(Array.from({ length: 6 }, (_, i) => upload(`loose-${round}-${i}`, null)));
+        await Promise.all([
+          h.t.run('media.renameFolder', { name: `move-x-${round}`, to: `move-y-${round}` }),
+          ...loose.map((m: { id: string }) => h.t.run('media.move', { id: m.id, folder: `move-x-${round}` })),
+        ]);
+        const listed = new Set((await h.t.run('media.folders', {})).map((f: { name: string }) => f.name));
+        const used = await h.t.cms.db.selectDistinct({ folder: media.folder }).from(media).where(like(media.folder, `move-%-${round}`));
+        for (const { folder } of used) expect(listed, `round ${round}: files in ${folder}`).toContain(folder);
+      }
     });
 
     it('writes committed by another engine at once each move the revision this engine reads (no NOTIFY awaited)', async () => {

@@ -1,5 +1,6 @@
 import { and, asc, count, eq, isNull } from 'drizzle-orm';
 import { z } from 'zod';
+import { isUniqueViolation } from '../../db/client.js';
 import { media, mediaFolders } from '../../db/schema/index.js';
 import { CmsError } from '../errors.js';
 import { defineOperation } from '../operation.js';
@@ -52,16 +53,16 @@ export const renameMediaFolder = defineOperation({
     if (input.to === input.name && folder) return { name: input.to, moved: 0 };
     const [taken] = await ctx.db.select({ id: mediaFolders.id }).from(mediaFolders)
       .where(and(eq(mediaFolders.projectId, ctx.project.id), eq(mediaFolders.name, input.to)));
-    if (taken) {
-      throw new CmsError('VALIDATION_FAILED', `Invalid input: to: a folder named "${input.to}" already exists; move the files into it instead`, [
-        { path: 'to', message: `a folder named "${input.to}" already exists` },
-      ]);
-    }
+    const folderTaken = () => new CmsError('VALIDATION_FAILED', `Invalid input: to: a folder named "${input.to}" already exists; move the files into it instead`, [
+      { path: 'to', message: `a folder named "${input.to}" already exists` },
+    ]);
+    if (taken) throw folderTaken();
     const moved = await ctx.db.update(media).set({ folder: input.to, updatedAt: ctx.clock.now() })
       .where(and(eq(media.projectId, ctx.project.id), eq(media.folder, input.name))).returning({ id: media.id });
     // Files may name a folder that has no row of its own (written by an older import); they count.
     if (!folder && moved.length === 0) throw new CmsError('NOT_FOUND', `Media folder "${input.name}" not found`);
-    if (folder) await ctx.db.update(mediaFolders).set({ name: input.to }).where(eq(mediaFolders.id, folder.id));
+    // Another rename onto the same name may have committed since the look above: the same refusal.
+    if (folder) await ctx.db.update(mediaFolders).set({ name: input.to }).where(eq(mediaFolders.id, folder.id)).catch((e: unknown) => { throw isUniqueViolation(e) ? folderTaken() : e; });
     else await ensureFolder(ctx, input.to);
     return { name: input.to, moved: moved.length };
   },

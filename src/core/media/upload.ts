@@ -57,7 +57,12 @@ export async function lockContentOf(db: Ctx['db'], projectId: string, sha256: st
 
 export async function ensureFolder(ctx: Pick<Ctx, 'db' | 'project' | 'clock'>, folder: string | null | undefined): Promise<void> {
   if (!folder) return;
-  await ctx.db.insert(mediaFolders).values({ projectId: ctx.project.id, name: folder, createdAt: ctx.clock.now() }).onConflictDoNothing();
+  // An existing folder is locked (DO UPDATE locks the row; DO NOTHING would not) until the write
+  // commits: a rename of it waits for the file to land and moves it too, and a rename that came
+  // first is waited for, after which the folder is made anew. Without the lock a file could land in
+  // a folder renamed meanwhile, which no folder list showed.
+  await ctx.db.insert(mediaFolders).values({ projectId: ctx.project.id, name: folder, createdAt: ctx.clock.now() })
+    .onConflictDoUpdate({ target: [mediaFolders.projectId, mediaFolders.name], set: { name: sql`excluded.name` } });
 }
 
 /**
