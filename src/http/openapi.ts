@@ -98,15 +98,14 @@ export interface ContentSchemas { schemas: Record<string, JsonSchema>; pages: st
 function deliveredSchema(route: RouteDef, content: ContentSchemas): JsonSchema | null {
   const op = route.op?.name;
   if (route.auth === 'key' && op && publicWrites[op]) return publicWrites[op];
-  const read = route.auth === 'key' ? publicReads[op ?? `${route.method} ${route.path}`] : undefined;
+  const read = route.auth === 'key' ? publicReads[docKey(route)] : undefined;
   if (read) return read;
   const names = op === 'delivery.pages.list' || op === 'delivery.pages.get' ? content.pages
     : op === 'delivery.items.list' || op === 'delivery.items.get' ? content.items : null;
   if (!names) return null;
   const entry: JsonSchema = names.length ? { oneOf: names.map((n) => ({ $ref: `#/components/schemas/${n}` })) } : {};
-  const locale = { type: 'string', description: 'There when the read asked for a locale.' };
   return route.cachedRead?.single
-    ? { type: 'object', required: ['data', 'redirect'], properties: { data: entry, redirect: { anyOf: [{ type: 'object', properties: { from: { type: 'string' }, to: { type: 'string' }, permanent: { const: true } } }, { type: 'null' }] }, locale } }
+    ? { type: 'object', required: ['data', 'redirect'], properties: { data: entry, redirect: { anyOf: [{ type: 'object', properties: { from: { type: 'string' }, to: { type: 'string' }, permanent: { const: true } } }, { type: 'null' }] }, locale: localeMember } }
     : listOf(entry);
 }
 
@@ -147,13 +146,16 @@ const deletedSchema: JsonSchema = { type: 'object', required: ['success'], prope
 const pageWrite = wrapped({ $ref: '#/components/schemas/CmsPageWrite' });
 const itemWrite = wrapped({ $ref: '#/components/schemas/CmsItemWrite' });
 
+/** How the tables below name a route: its operation, or for a route without one its method and path. */
+const docKey = (route: RouteDef): string => route.op?.name ?? `${route.method} ${route.path}`;
+const localeMember = { type: 'string', description: 'There when the read asked for a locale.' };
 const pagination: JsonSchema = {
   type: 'object', required: ['total', 'page', 'limit', 'totalPages'],
   properties: { total: { type: 'integer' }, page: { type: 'integer' }, limit: { type: 'integer' }, totalPages: { type: 'integer' } },
 };
 const listOf = (item: JsonSchema): JsonSchema => ({
   type: 'object', required: ['data', 'pagination'],
-  properties: { data: { type: 'array', items: item }, pagination, locale: { type: 'string', description: 'There when the read asked for a locale.' } },
+  properties: { data: { type: 'array', items: item }, pagination, locale: localeMember },
 });
 const schemaRef = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 const nullableString = { type: ['string', 'null'] };
@@ -196,10 +198,10 @@ const blogAndMediaSchemas: Record<string, JsonSchema> = {
   },
 };
 
-/** The success bodies of the blog's public reads (by operation) and of media's public routes (by method and path). */
+/** The success bodies of the blog's public reads and of media's public routes, by `docKey`. */
 const publicReads: Partial<Record<string, JsonSchema>> = {
   'blog.delivery.posts': listOf(schemaRef('CmsBlogPost')),
-  'blog.delivery.post': { type: 'object', required: ['data'], properties: { data: schemaRef('CmsBlogPost'), locale: { type: 'string' } } },
+  'blog.delivery.post': { type: 'object', required: ['data'], properties: { data: schemaRef('CmsBlogPost'), locale: localeMember } },
   'blog.delivery.categories': listOf(schemaRef('CmsBlogTerm')),
   'blog.delivery.tags': listOf(schemaRef('CmsBlogTerm')),
   'blog.delivery.authors': listOf(schemaRef('CmsBlogAuthor')),
@@ -263,7 +265,7 @@ const filterParameter: Doc = {
 };
 const slugsParameter = (name: string, what: string) => queryParameter(name, { type: 'string' }, `${what} slugs, comma-separated (\`a,b\` matches either).`);
 
-/** The query parameters of the public reads, by operation, or by path for a route without one (docs/content-api.md, docs/media-and-blog.md). */
+/** The query parameters of the public reads, by `docKey` (docs/content-api.md, docs/media-and-blog.md). */
 const readQueryParameters: Partial<Record<string, Doc[]>> = {
   'delivery.pages.list': [...paging, sortParameter(pageSortFields), fieldsParameter, mediaParameter, refTypesParameter, localeParameter,
     queryParameter('pageType', { type: 'string' }, 'Only pages of this page type (its slug); `filter[pageTypeId]=<slug>` is the same. The page list takes no other filter.')],
@@ -276,8 +278,8 @@ const readQueryParameters: Partial<Record<string, Doc[]>> = {
   'blog.delivery.categories': [...paging, localeParameter],
   'blog.delivery.tags': [...paging, localeParameter],
   'blog.delivery.authors': [...paging, mediaParameter, localeParameter],
-  // A media file (no operation: named by its path), with the image transforms of docs/media-and-blog.md.
-  '/api/v1/media/:project/:file': [
+  // A media file (no operation: named by method and path), with the image transforms of docs/media-and-blog.md.
+  'GET /api/v1/media/:project/:file': [
     queryParameter('w', { type: 'integer', minimum: 1, maximum: maxTransformSide }, 'Width in pixels (an image); alone, the height keeps the proportions.'),
     queryParameter('h', { type: 'integer', minimum: 1, maximum: maxTransformSide }, 'Height in pixels (an image); alone, the width keeps the proportions.'),
     queryParameter('fit', { enum: [...transformFits], default: 'cover' }, 'How the image fits `w` × `h`, as in sharp.'),
@@ -328,7 +330,7 @@ function operationObject(route: RouteDef, operationIds: Set<string>, components:
   };
   const parameters: Doc[] = params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
   parameters.push(...headerParameters(route));
-  if (route.method === 'GET') parameters.push(...readQueryParameters[route.op?.name ?? route.path] ?? []);
+  if (route.method === 'GET') parameters.push(...readQueryParameters[docKey(route)] ?? []);
   if (parameters.length) out.parameters = parameters;
   const input = ['POST', 'PUT', 'PATCH'].includes(route.method) ? inputSchema(route, components) : null;
   const form = route.doc?.form;

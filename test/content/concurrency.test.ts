@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, isNull, like } from 'drizzle-orm';
 import { media, pages, webhookDeliveries, webhooks } from '../../src/db/schema/index.js';
-import { createCms } from '../../src/runtime.js';
+import { createCms, type Cms } from '../../src/runtime.js';
 import { testDriver } from '../helpers/db.js';
 import { serveOverSocket } from '../helpers/http.js';
 import { createContentHarness, type ContentHarness, type JsonResponse } from './support.js';
@@ -130,12 +130,24 @@ describe('concurrency', () => {
     }
   });
 
+  /**
+   * A second engine on the test's PostgreSQL database, served on its own socket, as a second
+   * `cms serve` process would be (each holds the keys in flight only in itself); closed after.
+   */
+  async function withSecondServer(use: (other: Cms, otherHttp: { url: string }) => Promise<void>): Promise<void> {
+    const other = await createCms(h.t.config);
+    const otherHttp = await serveOverSocket(other);
+    try {
+      await use(other, otherHttp);
+    } finally {
+      await otherHttp.close();
+      await other.close();
+    }
+  }
+
   if (testDriver === 'postgres') {
     it('one Idempotency-Key, one refused request, sent to two engines at once: one answer runs, every other replays it or finds the key in use', async () => {
-      // A second `cms serve` on the database: each holds the keys in flight only in itself.
-      const other = await createCms(h.t.config);
-      const otherHttp = await serveOverSocket(other);
-      try {
+      await withSecondServer(async (_other, otherHttp) => {
         for (let round = 0; round < 6; round++) {
           const send = (url: string) => fetch(`${url}/api/v1/pages/missing-${round}`, {
             method: 'PUT',
@@ -155,16 +167,11 @@ describe('concurrency', () => {
             else expect([a.status, a.body]).toEqual([404, ran[0]!.body]);
           }
         }
-      } finally {
-        await otherHttp.close();
-        await other.close();
-      }
+      });
     });
 
     it('a webhook deleted while writes run does not fail them: each write is stored, and the deleted webhook gets no delivery', async () => {
-      const other = await createCms(h.t.config);
-      const otherHttp = await serveOverSocket(other);
-      try {
+      await withSecondServer(async (_other, otherHttp) => {
         for (let round = 0; round < 6; round++) {
           const [hook] = await h.t.cms.db.insert(webhooks).values({
             projectId: h.projectId, url: 'http://127.0.0.1:9/hook', events: ['page.created'], secret: 'whsec_test',
@@ -185,10 +192,7 @@ describe('concurrency', () => {
           const left = await h.t.cms.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, hook!.id));
           expect(left).toEqual([]);
         }
-      } finally {
-        await otherHttp.close();
-        await other.close();
-      }
+      });
     });
 
     it('blog posts naming an author, category or tag deleted at the same time: each post is written or refused at its path, never a 500', async () => {
@@ -262,9 +266,7 @@ describe('concurrency', () => {
     });
 
     it('writes committed by another engine at once each move the revision this engine reads (no NOTIFY awaited)', async () => {
-      const other = await createCms(h.t.config);
-      const otherHttp = await serveOverSocket(other);
-      try {
+      await withSecondServer(async (_other, otherHttp) => {
         const total = async () => (await h.t.run('pages.list', { query: { limit: '1' } })).pagination.total;
         const before = await total();
         for (let round = 1; round <= 3; round++) {
@@ -276,41 +278,34 @@ describe('concurrency', () => {
           expect(responses.map((r) => r.status)).toEqual(Array(8).fill(201));
           expect(await total()).toBe(before + 8 * round);
         }
-      } finally {
-        await otherHttp.close();
-        await other.close();
-      }
+      });
     });
 
     it('a locale added through one engine is known to the other one, which has been writing pages meanwhile', async () => {
-      const other = await createCms(h.t.config);
-      const otherHttp = await serveOverSocket(other);
-      const create = (slug: string, extra: object = {}) => fetch(`${otherHttp.url}/api/v1/pages`, {
-        method: 'POST',
-        headers: { 'x-api-key': h.keys.secret, 'idempotency-key': `locale-notice-${slug}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ pageTypeSlug: 'landing', name: slug, slug, fields: { title: 'T' }, ...extra }),
+      await withSecondServer(async (other, otherHttp) => {
+        const create = (slug: string, extra: object = {}) => fetch(`${otherHttp.url}/api/v1/pages`, {
+          method: 'POST',
+          headers: { 'x-api-key': h.keys.secret, 'idempotency-key': `locale-notice-${slug}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ pageTypeSlug: 'landing', name: slug, slug, fields: { title: 'T' }, ...extra }),
+        });
+        try {
+          // The other engine knows the project (its writes keep it), with one locale.
+          for (const slug of ['before-1', 'before-2']) expect((await create(slug)).status).toBe(201);
+          const refused = await create('before-fr', { locale: 'fr' });
+          expect(refused.status).toBe(400);
+          const heard = new Promise<void>((resolve) => other.events.once('content-changed', () => resolve()));
+          await h.t.run('locales.add', { code: 'fr', name: 'Français' });
+          await heard;
+          const created = await create('after-fr', { locale: 'fr' });
+          expect(created.status, JSON.stringify(await created.clone().json())).toBe(201);
+        } finally {
+          await h.t.run('locales.remove', { code: 'fr' }).catch(() => {});
+        }
       });
-      try {
-        // The other engine knows the project (its writes keep it), with one locale.
-        for (const slug of ['before-1', 'before-2']) expect((await create(slug)).status).toBe(201);
-        const refused = await create('before-fr', { locale: 'fr' });
-        expect(refused.status).toBe(400);
-        const heard = new Promise<void>((resolve) => other.events.once('content-changed', () => resolve()));
-        await h.t.run('locales.add', { code: 'fr', name: 'Français' });
-        await heard;
-        const created = await create('after-fr', { locale: 'fr' });
-        expect(created.status, JSON.stringify(await created.clone().json())).toBe(201);
-      } finally {
-        await h.t.run('locales.remove', { code: 'fr' }).catch(() => {});
-        await otherHttp.close();
-        await other.close();
-      }
     });
 
     it('one Idempotency-Key sent to two engines on the same database at once creates one page', async () => {
-      const other = await createCms(h.t.config);
-      const otherHttp = await serveOverSocket(other);
-      try {
+      await withSecondServer(async (_other, otherHttp) => {
         const body = JSON.stringify({ pageTypeSlug: 'landing', name: 'Two engines', slug: 'two-engines', fields: { title: 'T' } });
         const send = (url: string) => fetch(`${url}/api/v1/pages`, {
           method: 'POST',
@@ -319,10 +314,7 @@ describe('concurrency', () => {
         }) as Promise<JsonResponse>;
         const responses = await Promise.all(Array.from({ length: 10 }, (_, i) => send(i % 2 ? otherHttp.url : h.http.url)));
         await expectOneCreated(responses, 'two-engines');
-      } finally {
-        await otherHttp.close();
-        await other.close();
-      }
+      });
     });
   }
 });
