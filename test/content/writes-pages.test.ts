@@ -289,6 +289,20 @@ describe('page writes', () => {
       expect((await h.get('/api/v1/pages/incomplete')).status).toBe(404);
     });
 
+    it('finds a required field named like what every object inherits (constructor, toString) missing', async () => {
+      await h.t.run('types.create', {
+        kind: 'pageTypes',
+        definition: { slug: 'inherited', name: 'Inherited', fields: [{ name: 'constructor', type: 'text', required: true }, { name: 'toString', type: 'number', required: true }] },
+      });
+      const created = await h.write('POST', '/api/v1/pages', { pageTypeSlug: 'inherited', name: 'Live', slug: 'inherited-live', status: 'published' });
+      expect(created.status).toBe(400);
+      expect((await created.json()).error).toMatchObject({ code: 'REQUIRED_FIELDS_MISSING', details: { fields: ['constructor', 'toString'] } });
+      await h.write('POST', '/api/v1/pages', { pageTypeSlug: 'inherited', name: 'Draft', slug: 'inherited-draft', fields: {} });
+      const r = await h.write('POST', '/api/v1/pages/inherited-draft/publish');
+      expect(r.status).toBe(400);
+      expect((await r.json()).error).toMatchObject({ code: 'REQUIRED_FIELDS_MISSING', details: { fields: ['constructor', 'toString'] } });
+    });
+
     it('publishing a published page publishes its current draft', async () => {
       const created = await h.createPage({ name: 'Again', slug: 'again', fields: { title: 'First' }, status: 'published' });
       await h.write('PUT', '/api/v1/pages/again', { fields: { title: 'Second' } });

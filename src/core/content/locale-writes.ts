@@ -3,6 +3,7 @@ import { CmsError } from '../errors.js';
 import { hasLocale, isMultilingual, type ProjectLocales } from '../locales/model.js';
 import type { SchemaField } from '../schema/index.js';
 import { canonicalJson } from '../../lib/canonical-json.js';
+import { ownValue } from '../../lib/unknown-values.js';
 
 /**
  * The write side of localization: which locale a write is in, how a locale's values are merged,
@@ -90,7 +91,7 @@ export function missingInLocales(fields: readonly SchemaField[], pl: ProjectLoca
   const missing: string[] = [];
   for (const { code } of pl.locales) {
     if (code === pl.defaultLocale) continue;
-    for (const f of everywhere) if (isEmpty(others[code]?.[f.name])) missing.push(`${code}.${f.name}`);
+    for (const f of everywhere) if (isEmpty(ownValue(others[code], f.name))) missing.push(`${code}.${f.name}`);
   }
   return missing;
 }

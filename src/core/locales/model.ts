@@ -1,6 +1,7 @@
 import type { LocaleValues } from '../../db/schema/index.js';
 import { CmsError } from '../errors.js';
 import type { SchemaField } from '../schema/index.js';
+import { ownValue } from '../../lib/unknown-values.js';
 
 /** A locale of a project: its code, a name for people, and where its missing values come from. */
 export interface Locale {
@@ -96,7 +97,7 @@ export function resolveLocalized(
   for (const [k, v] of Object.entries(content)) if (!localized.has(k)) values[k] = v;
   for (const name of localized) {
     for (const code of chain) {
-      const v = code === defaultLocale ? content[name] : others?.[code]?.[name];
+      const v = ownValue(code === defaultLocale ? content : others?.[code], name);
       if (!present(v)) continue;
       values[name] = v;
       if (code !== chain[0]) fallbacks.push(name);
@@ -115,7 +116,7 @@ export function everyLocale(
   for (const name of localized) {
     const byCode: Record<string, unknown> = {};
     for (const { code } of pl.locales) {
-      const v = code === pl.defaultLocale ? content[name] : others?.[code]?.[name];
+      const v = ownValue(code === pl.defaultLocale ? content : others?.[code], name);
       byCode[code] = present(v) ? v : null;
     }
     values[name] = byCode;

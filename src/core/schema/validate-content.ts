@@ -1,6 +1,7 @@
 import { isValidColor } from './colors.js';
 import type { FieldOf, ReferenceType, SchemaField, TypeDefinition } from './fields.js';
 import { formatPath, type Issue, type PathSegment } from './issues.js';
+import { ownValue } from '../../lib/unknown-values.js';
 
 /** What an id in content points at; one `existingIds` call is made per distinct target. */
 export type ContentTarget =
@@ -486,7 +487,7 @@ export function requiredMissing(fields: readonly SchemaField[], values: unknown,
   const visit = (list: readonly SchemaField[], object: unknown, base: PathSegment[], chain: readonly string[]): void => {
     const record = isRecord(object) ? object : {};
     for (const field of list) {
-      const value = record[field.name];
+      const value = ownValue(record, field.name);
       const path = [...base, field.name];
       if (isEmpty(value)) {
         if (field.required === true) missing.push(path);
@@ -540,7 +541,7 @@ export function collectRefs(fields: readonly SchemaField[], values: unknown, com
   const visit = (list: readonly SchemaField[], object: unknown, base: PathSegment[], chain: readonly string[]): void => {
     if (!isRecord(object)) return;
     for (const field of list) {
-      const value = object[field.name];
+      const value = ownValue(object, field.name);
       if (value === undefined || value === null) continue;
       const path = [...base, field.name];
       switch (field.type) {
