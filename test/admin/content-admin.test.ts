@@ -285,6 +285,23 @@ describe('admin content: pages', () => {
       const taken = await call('POST', `${pagesPath}/${page.id}/clone`, { slug: 'chosen' });
       expect(taken.status).toBe(409);
     });
+
+    it('names a clone of a 255-character name "<name shortened> (copy)", counting characters as names are counted', async () => {
+      const emoji = '😀'.repeat(255);
+      const long = await newPage({ title: 'Long' }, { name: emoji });
+      const clone = await call('POST', `${pagesPath}/${long.id}/clone`, {});
+      expect(clone.status).toBe(201);
+      expect((await clone.json()).data.name).toBe(`${'😀'.repeat(248)} (copy)`);
+      const plain = await newPage({ title: 'Plain' }, { name: 'a'.repeat(255) });
+      expect((await (await call('POST', `${pagesPath}/${plain.id}/clone`, {})).json()).data.name).toBe(`${'a'.repeat(248)} (copy)`);
+      // A name given for the clone is held to the same rule: 255 characters, not 255 UTF-16 units.
+      const named = await call('POST', `${pagesPath}/${plain.id}/clone`, { name: emoji });
+      expect(named.status).toBe(201);
+      expect((await named.json()).data.name).toBe(emoji);
+      const tooLong = await call('POST', `${pagesPath}/${plain.id}/clone`, { name: `${emoji}😀` });
+      expect(tooLong.status).toBe(400);
+      expect((await tooLong.json()).error.details).toEqual([expect.objectContaining({ path: 'name' })]);
+    });
   });
 
   describe('bulk', () => {

@@ -7,11 +7,17 @@ import { createEntry, findEntry } from '../entries.js';
 import { findFreeSlug } from '../free-slug.js';
 import type { EntryKind, EntryStore, WriteShapeOf } from '../store.js';
 import { collectionInput, editorAccess, refSchema } from './shared.js';
-import { cutText } from '../../../lib/cut-text.js';
 
 /** `about` → `about-copy`, then `about-copy-2`, … whichever is free first. */
 function freeCopySlug(ctx: Ctx, store: EntryStore, typeId: string, slug: string): Promise<string> {
   return findFreeSlug(`${slug.slice(0, 240)}-copy`, (candidate) => store.slugTaken(ctx.db, ctx.project.id, typeId, candidate));
+}
+
+/** `<name> (copy)`, the name shortened (by characters, as names are counted) to keep it within 255. */
+function copyName(name: string): string {
+  const suffix = ' (copy)';
+  const chars = [...name];
+  return chars.length + suffix.length <= 255 ? `${name}${suffix}` : `${chars.slice(0, 255 - suffix.length).join('')}${suffix}`;
 }
 
 /** The same for pages and items: the source, and the new slug and name (derived when left out). */
@@ -19,14 +25,15 @@ const cloneInput = z.strictObject({
   ref: refSchema,
   collection: collectionInput,
   slug: slugSchema.optional(),
-  name: z.string().trim().min(1).max(255).optional(),
+  // Its length is checked by the create, as every name's is (in characters, not UTF-16 units).
+  name: z.string().trim().optional(),
 });
 type CloneInput = z.output<typeof cloneInput>;
 
 /** A new draft with the source's draft content and SEO, in every locale; emits *.created with the clone. */
 async function cloneEntry<K extends EntryKind>(ctx: Ctx, kind: K, input: CloneInput): Promise<WriteShapeOf<K>> {
   const { row, type, store } = await findEntry(ctx, kind, input.ref, input.collection);
-  const name = input.name ?? cutText(`${row.name} (copy)`, 255);
+  const name = input.name ?? copyName(row.name);
   const create = (slug: string) => createEntry(ctx, kind, {
     typeSlug: type.slug,
     name,
