@@ -156,8 +156,10 @@ async function readCapped(body: AsyncIterable<Uint8Array>, cap: number): Promise
       if (read > cap + 64 * 1024) break;
     }
   } catch { /* what arrived is kept */ }
-  // `stream: true` leaves out a multi-byte character cut in half at the cap.
-  return new TextDecoder('utf-8').decode(Buffer.concat(chunks), { stream: true });
+  // `stream: true` leaves out a multi-byte character cut in half at the cap. A NUL is kept as
+  // U+FFFD, as bytes that are not UTF-8 are: a PostgreSQL text column cannot hold it, and the
+  // attempt could not be recorded (the delivery was sent again and again, never counted).
+  return new TextDecoder('utf-8').decode(Buffer.concat(chunks), { stream: true }).replaceAll('\0', '\uFFFD');
 }
 
 function describeError(e: unknown, signal: AbortSignal, timeoutMs: number): string {

@@ -148,6 +148,19 @@ describe('webhook delivery', () => {
     expect(d.attempts[0].responseBody).toBe('x'.repeat(10 * 1024));
   });
 
+  it('records an answer holding NUL characters (kept as U+FFFD), so the attempt counts once', async () => {
+    const r = await receiver((_g, res) => { res.writeHead(500).end('a\0b\0'); });
+    const w = await t.run('webhooks.create', { url: r.url, events: ['page.created'] });
+    await emit('page.created');
+    expect(await dispatcher.processDue()).toMatchObject({ attempted: 1, failed: 1 });
+    const [d] = await deliveries(w.id);
+    expect(d).toMatchObject({ status: 'failed', attemptCount: 1 });
+    expect(d.attempts).toEqual([expect.objectContaining({ statusCode: 500, responseBody: 'a\uFFFDb\uFFFD' })]);
+    // Nothing is due again before its retry time: the attempt was not lost and resent.
+    expect(await dispatcher.processDue()).toMatchObject({ attempted: 0 });
+    expect(r.received).toHaveLength(1);
+  });
+
   it('deactivates the webhook on 410 Gone', async () => {
     const r = await receiver((_g, res) => { res.writeHead(410).end(); });
     const w = await t.run('webhooks.create', { url: r.url, events: ['page.created'] });

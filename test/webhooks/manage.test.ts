@@ -39,6 +39,17 @@ describe('webhook configuration', () => {
     await expect(t.run('webhooks.create', { url: 'https://x.test/', events: ['page.created'], headers: { 'Bad Name': 'v' } })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
   });
 
+  it('refuses header values HTTP cannot carry (emoji, control characters) at their name, and takes Latin-1 and tabs', async () => {
+    const err = await t.run('webhooks.create', {
+      url: 'https://x.test/', events: ['page.created'], headers: { 'X-Emoji': 'ok 😀', 'X-Bell': 'a\u0007b', 'X-Fine': 'café\tau lait' },
+    }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect((err as { details: Array<{ path: string }> }).details.map((d) => d.path).sort()).toEqual(['headers.X-Bell', 'headers.X-Emoji']);
+    const w = await t.run('webhooks.create', { url: 'https://x.test/', events: ['page.created'], headers: { 'X-Fine': 'café\tau lait' } });
+    expect(w.headers).toEqual({ 'X-Fine': 'café\tau lait' });
+    await expect(t.run('webhooks.update', { id: w.id, headers: { 'X-Fine': '→' } })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: 'headers.X-Fine' }] });
+  });
+
   it('updates only what is given and deletes', async () => {
     const w = await t.run('webhooks.create', { url: 'http://127.0.0.1:9/a', events: ['page.created'] });
     clock.advance(1000);

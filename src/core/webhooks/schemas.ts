@@ -88,8 +88,14 @@ export const webhookHeaders = z
         ctx.addIssue({ code: 'custom', path: [name], message: 'is given twice (header names ignore case)' });
       }
       seen.add(lower);
-      if (/[\r\n\0]/.test(headers[name] ?? '')) {
+      const value = headers[name] ?? '';
+      if (/[\r\n\0]/.test(value)) {
         ctx.addIssue({ code: 'custom', path: [name], message: 'must not contain line breaks' });
+      } else if (/[^\t\x20-\x7e\x80-\xff]/u.test(isCredentialHeader(name) && looksMasked(value) ? value.slice(1) : value)) {
+        // What HTTP (and undici, which sends it) lets a header value carry: every attempt of a
+        // webhook with any other character failed before it was sent. A credential's mask, sent
+        // back as shown (`…5b4a`), stands for the stored value (the update keeps that).
+        ctx.addIssue({ code: 'custom', path: [name], message: 'may hold only printable ASCII, spaces, tabs and Latin-1 letters (no control characters, no emoji)' });
       }
     }
   });
