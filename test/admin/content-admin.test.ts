@@ -315,7 +315,7 @@ describe('admin content: pages', () => {
       const { data } = await res.json();
       expect(data).toEqual([
         { id: a.id, ok: true },
-        { id: b.id, ok: false, error: { code: 'REQUIRED_FIELDS_MISSING', message: expect.any(String) } },
+        { id: b.id, ok: false, error: { code: 'REQUIRED_FIELDS_MISSING', message: expect.any(String), details: { fields: ['title'] } } },
         { id: missing, ok: false, error: { code: 'NOT_FOUND', message: expect.any(String) } },
         { id: c.id, ok: true },
       ]);
@@ -341,7 +341,10 @@ describe('admin content: pages', () => {
       events.take();
       const res = await (await call('POST', `${pagesPath}/bulk-delete`, { ids: [target.id, other.id] })).json();
       expect(res.data).toEqual([
-        { id: target.id, ok: false, error: { code: 'HAS_REFERENCES', message: expect.any(String) } },
+        {
+          id: target.id, ok: false,
+          error: { code: 'HAS_REFERENCES', message: expect.any(String), details: { referrers: [{ id: referrer.id, slug: referrer.slug, type: 'collectionItem', typeSlug: 'authors' }] } },
+        },
         { id: other.id, ok: true },
       ]);
       expect(events.take()).toEqual([{ kind: 'page.deleted', data: { id: other.id } }]);

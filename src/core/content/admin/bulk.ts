@@ -83,7 +83,8 @@ export type BulkInput = z.input<typeof bulkInput>;
 export interface BulkResult {
   id: string;
   ok: boolean;
-  error?: { code: string; message: string };
+  /** The item's error as a single write would answer it (its details too: the missing fields, the referrers). */
+  error?: { code: string; message: string; details?: unknown };
 }
 
 /**
@@ -110,7 +111,9 @@ export async function runBulk<N extends BulkOperationName>(
       data.push({ id, ok: true });
     } catch (e) {
       if (isCmsError(e) && (e.code === 'UNAUTHORIZED' || e.code === 'FORBIDDEN')) throw e;
-      const error = isCmsError(e) ? { code: e.code, message: e.message } : { code: 'INTERNAL', message: 'Internal error' };
+      const error = isCmsError(e)
+        ? { code: e.code, message: e.message, ...(e.details !== undefined ? { details: e.details } : {}) }
+        : { code: 'INTERNAL', message: 'Internal error' };
       data.push({ id, ok: false, error });
     }
   }
