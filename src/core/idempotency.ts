@@ -23,8 +23,10 @@ export function checkIdempotencyKey(key: string | null): string {
   if (key === null || key === '') {
     throw new CmsError('IDEMPOTENCY_KEY_REQUIRED', 'Writes need an Idempotency-Key header (1 to 255 printable characters), unique per request');
   }
-  if (key.length > 255 || !/^[\x20-\x7e]+$/.test(key)) {
-    throw new CmsError('IDEMPOTENCY_KEY_REQUIRED', 'The Idempotency-Key must be 1 to 255 printable ASCII characters');
+  // Printable: ASCII, and the Latin-1 letters and signs a header value can carry (é, ü, ß, £);
+  // no control characters (tab, line breaks, DEL, C1).
+  if (key.length > 255 || !/^[\x20-\x7e\xa0-\xff]+$/.test(key)) {
+    throw new CmsError('IDEMPOTENCY_KEY_REQUIRED', 'The Idempotency-Key must be 1 to 255 printable characters (ASCII or Latin-1; no control characters)');
   }
   return key;
 }

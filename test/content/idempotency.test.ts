@@ -44,6 +44,13 @@ describe('idempotency', () => {
     }
     const r = await h.write('POST', '/api/v1/pages', { pageTypeSlug: 'landing', name: 'K', slug: 'long-key' }, { idem: 'k'.repeat(255) });
     expect(r.status).toBe(201);
+    // Printable is not only ASCII: a Latin-1 letter, as a header carries it, is a key like any other.
+    const body = { pageTypeSlug: 'landing', name: 'K', slug: 'latin-key' };
+    const first = await h.write('POST', '/api/v1/pages', body, { idem: 'clé-déjà-1' });
+    expect(first.status).toBe(201);
+    const again = await h.write('POST', '/api/v1/pages', body, { idem: 'clé-déjà-1' });
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
   });
 
   it('replays a repeat with Idempotent-Replayed: true, without running it again or emitting again', async () => {
