@@ -104,7 +104,9 @@ function refuseNul(op: AnyOperation, input: unknown): void {
   const pair: unknown = path[0] === 'query' && typeof path[1] === 'number' && Array.isArray(pairs) ? pairs[path[1]] : undefined;
   const code = Array.isArray(pair) ? 'INVALID_QUERY' : op.inputError ?? 'VALIDATION_FAILED';
   if (code === 'INVALID_QUERY') {
-    const parameter = Array.isArray(pair) && typeof pair[0] === 'string' ? pair[0] : formatPath(path);
+    // A parameter is named as it is in the URL (`search`), not by its place in the input (`query.search`).
+    const parameter = Array.isArray(pair) && typeof pair[0] === 'string' ? pair[0]
+      : path[0] === 'query' && typeof path[1] === 'string' ? path[1] : formatPath(path);
     throw new CmsError(code, `Invalid query parameter ${parameter}: ${nulMessage}`, { parameter, reason: nulMessage });
   }
   const issues: Issue[] = [{ path: formatPath(path), message: nulMessage }];

@@ -242,6 +242,10 @@ describe('the HTTP server at its edge', () => {
       const inFilter = await send('GET', '/api/v1/pages?filter[pageTypeId]=a%00b', [['X-API-Key', keys.public]]);
       expect(inFilter.status).toBe(400);
       expect(errorOf(inFilter).error).toMatchObject({ code: 'INVALID_QUERY', details: { parameter: 'filter[pageTypeId]' } });
+      // An admin list names the parameter as the URL does, not by its place in the input (query.search).
+      const inSearch = await send('GET', '/api/v1/admin/pages?search=a%00', [['Cookie', cookie]]);
+      expect(inSearch.status).toBe(400);
+      expect(errorOf(inSearch).error).toMatchObject({ code: 'INVALID_QUERY', details: { parameter: 'search' } });
 
       const inBody = await send('POST', '/api/v1/pages', [['X-API-Key', keys.secret], ['Idempotency-Key', 'nul-1'], ['Content-Type', 'application/json']],
         JSON.stringify({ pageTypeSlug: 'landing', name: 'a\u0000b', slug: 'nul' }));
