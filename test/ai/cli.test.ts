@@ -40,7 +40,7 @@ describe('cms ai', { timeout: cliTimeout }, () => {
     const init = await runCli(['init', 'site', '--yes'], { cwd: root, env: { ...cleanEnv, DATABASE_URL: database.url } });
     expect(init.code, init.stderr).toBe(0);
     expect((await cli(['schema', 'push'])).code).toBe(0);
-    const fields = JSON.stringify({ headline: 'Sourdough at home', intro: 'Your first loaf.', body: '<p>Mix <b>flour</b> and water.</p>' });
+    const fields = JSON.stringify({ headline: 'Sourdough at home', intro: 'Your first loaf.', content: '<p>Mix <b>flour</b> and water.</p>' });
     expect((await cli(['pages', 'create', '--type', 'landing-page', '--name', 'Hello', '--slug', 'hello', '--fields', fields])).code).toBe(0);
     writeFileSync(join(dir, 'loaf.png'), smallPng());
   });
@@ -76,7 +76,7 @@ describe('cms ai', { timeout: cliTimeout }, () => {
 
   it('suggests for a field and writes alt text for an uploaded image', async () => {
     fake.script({ kind: 'object', value: { suggestions: ['<p>Mix flour.</p><script>x()</script>', '<p>Two</p>'] } });
-    const suggested = await json(['ai', 'suggest', '--page', 'hello', '--field', 'body', '--action', 'shorten', '--count', '2']);
+    const suggested = await json(['ai', 'suggest', '--page', 'hello', '--field', 'content', '--action', 'shorten', '--count', '2']);
     expect(suggested).toEqual({ suggestions: ['<p>Mix flour.</p>', '<p>Two</p>'] });
     const media = await json(['media', 'upload', 'loaf.png']);
     const alt = await json(['ai', 'alt-text', media.id, '--apply']);

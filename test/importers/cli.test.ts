@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -178,5 +178,59 @@ describe('cms migrate (child process)', () => {
     } finally {
       await server.stop();
     }
+  }, 600_000);
+});
+
+/**
+ * The set-up the README and decisions §11 give scripts: `cms init DIR --yes`, `cms schema push`
+ * (the starter schemas, whose landing-page shares its slug with the ButterCMS account's), then a
+ * full import. Fields the two have in common hold strings in both (text, textarea, wysiwyg,
+ * select): the project's fields stay, and the import goes through.
+ */
+describe('cms migrate into a project made by cms init and cms schema push', () => {
+  let root: string;
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let butter: FakeButter;
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'cms-migrate-starter-'));
+    database = await createTestDatabase();
+    butter = await startFakeButter();
+  });
+  afterAll(async () => {
+    await butter?.close();
+    await database?.drop();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('imports the account into the starter landing-page, keeping its fields and adding the rest', async () => {
+    const env: NodeJS.ProcessEnv = { DATABASE_URL: database.url, BUTTERCMS_API_KEY: undefined };
+    const init = await runCli(['init', 'site', '--yes'], { cwd: root, env });
+    expect(init.code, init.stderr).toBe(0);
+    const dir = join(root, 'site');
+    const cli = (args: string[]) => runCli(args, { cwd: dir, env, timeoutMs: 600_000 });
+    const push = await cli(['schema', 'push']);
+    expect(push.code, push.stderr).toBe(0);
+
+    const r = await cli([
+      'migrate', 'run', '--from', 'buttercms', '--mode', 'full', '--api-key', butter.token, '--api-url', butter.url,
+      '--page-types', fakeImportConfig.pageTypes.join(','), '--collections', fakeImportConfig.collections.join(','), '--json',
+    ]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const { data } = r.json();
+    expect(data).toMatchObject({ status: 'completed', error: null, stats: { pages: expectedCounts.pages } });
+    const logs = (await cli(['migrate', 'logs', data.id, '--json'])).json().data.map((l: { level: string; message: string }) => `${l.level}: ${l.message}`);
+    expect(logs.filter((l: string) => l.startsWith('error:'))).toEqual([]);
+    // The project's field types stay; each difference is said once.
+    expect(logs).toContainEqual(expect.stringMatching(/^warning: pageTypes\/landing-page\.intro: the project's textarea field takes the imported wysiwyg values as they are/));
+
+    expect((await cli(['schema', 'pull'])).code).toBe(0);
+    const landing = JSON.parse(readFileSync(join(dir, 'schemas', 'page-types', 'landing-page.json'), 'utf8'));
+    const fieldType = (name: string) => landing.fields.find((f: { name: string }) => f.name === name)?.type;
+    expect([fieldType('intro'), fieldType('theme'), fieldType('headline'), fieldType('hero_image')]).toEqual(['textarea', 'select', 'text', 'image']);
+    const page = (await cli(['pages', 'get', 'spring-launch', '--json'])).json().data;
+    expect(page).toMatchObject({ status: 'published', publishedAt: '2024-04-02T09:15:22.318Z' });
+    expect(page.publishedContent).toMatchObject({ headline: 'Meet the new Acme Rocket', intro: '<p>Faster than <strong>ever</strong>.</p>', theme: 'dark' });
+    expect(page.publishedContent.body.map((c: { _type: string }) => c._type)).toEqual(['hero', 'two-column-with-image']);
   }, 600_000);
 });

@@ -126,6 +126,21 @@ describe('migration modes', () => {
     expect((await h.logs(m.id)).map((l) => l.message)).toContain('Added fields name, price, in_stock, description, image, spec_sheet, designer, released to the existing collection products');
   });
 
+  it('keeps a field the project has with another string type (textarea for text, select for text), and says so', async () => {
+    await h.run('types.update', { kind: 'collections', slug: 'people', definition: { fields: [
+      { name: 'name', type: 'textarea' },
+      { name: 'role', type: 'select', options: { choices: [{ label: 'Engineer', value: 'Engineer' }, { label: 'Tester', value: 'Tester' }] } },
+    ] } });
+    const dry = await h.migrate(butter, 'dry_run');
+    const warnings = (dry.report as unknown as Report).warnings;
+    expect(warnings).toContain('collections/people.name: the project\'s textarea field takes the imported text values as they are');
+    expect(warnings).toContainEqual(expect.stringMatching(/^collections\/people\.role: the project's select field takes the imported text values as they are/));
+    const m = await h.migrate(butter, 'schema_only');
+    expect(m.status, m.error ?? '').toBe('completed');
+    const people = await h.run<{ fields: Array<{ name: string; type: string }> }>('types.get', { kind: 'collections', slug: 'people' });
+    expect(people.fields.slice(0, 2).map((f) => f.type)).toEqual(['textarea', 'select']);
+  });
+
   it('stops before writing anything when a type the project has cannot hold the imported values', async () => {
     await h.run('types.update', { kind: 'collections', slug: 'people', definition: { fields: [{ name: 'name', type: 'number' }] } });
     const before = await h.contentCounts();

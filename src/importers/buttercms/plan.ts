@@ -130,9 +130,11 @@ export function planImport(source: SourceData, options: PlanOptions = {}): Impor
 
 // ------------------------------------------------------------------------------------------------
 // Meeting the project's schema. A type with the same slug is reused: fields the import needs and
-// it lacks are added, nothing is removed or retyped. A field that exists with another type (or
-// points elsewhere) cannot hold the imported values: that is a conflict, and the import stops
-// before writing anything.
+// it lacks are added, nothing is removed or retyped. A field of another type that holds strings
+// as the imported one does (text, textarea, wysiwyg, select) takes the values as they are, each
+// still checked against the field (a select's choices, a maximum length) as the entry is written.
+// Any other field that exists with another type (or points elsewhere) cannot hold the imported
+// values: that is a conflict, and the import stops before writing anything.
 
 export interface ExistingType {
   slug: string;
@@ -153,14 +155,27 @@ export interface MergeResult {
   extended: Array<{ kind: SchemaKind; slug: string; fields: string[] }>;
   reused: Array<{ kind: SchemaKind; slug: string }>;
   conflicts: string[];
+  /** Fields of the project kept with another string type than the import's (logged as warnings). */
+  adapted: string[];
 }
+
+/** What meeting the project's fields found: conflicts stop the import, adaptations are said. */
+interface MergeFindings { conflicts: string[]; adapted: string[] }
+
+/** Field types whose values are strings: each holds what the others hold. */
+const stringTypes: ReadonlySet<string> = new Set(['text', 'textarea', 'wysiwyg']);
 
 type Options = Record<string, unknown>;
 const optionsOf = (f: SchemaField): Options => f.options ?? {};
 
-function mergeField(old: SchemaField, wanted: SchemaField, path: string, conflicts: string[]): SchemaField {
+function mergeField(old: SchemaField, wanted: SchemaField, path: string, found: MergeFindings): SchemaField {
+  const { conflicts } = found;
   // A media field takes images too (an earlier run may have found other files in it).
   if (old.type === 'media' && wanted.type === 'image') return old;
+  if (old.type !== wanted.type && stringTypes.has(wanted.type) && (stringTypes.has(old.type) || old.type === 'select')) {
+    found.adapted.push(`${path}: the project's ${old.type} field takes the imported ${wanted.type} values as they are${old.type === 'select' ? ' (a value that is not one of its choices is refused with its entry)' : ''}`);
+    return old;
+  }
   if (old.type !== wanted.type) {
     conflicts.push(`${path}: the project has a ${old.type} field, the import needs ${wanted.type}`);
     return old;
@@ -186,7 +201,7 @@ function mergeField(old: SchemaField, wanted: SchemaField, path: string, conflic
       return more.length ? { ...old, options: { ...o, allowedComponents: [...allowed, ...more] } } : old;
     }
     case 'repeater': {
-      const fields = mergeFields(fieldListOf(o.fields), fieldListOf(w.fields), `${path}[]`, conflicts, []);
+      const fields = mergeFields(fieldListOf(o.fields), fieldListOf(w.fields), `${path}[]`, found, []);
       return { ...old, options: { ...o, fields } };
     }
     default:
@@ -194,7 +209,7 @@ function mergeField(old: SchemaField, wanted: SchemaField, path: string, conflic
   }
 }
 
-function mergeFields(old: SchemaField[], wanted: SchemaField[], path: string, conflicts: string[], added: string[]): SchemaField[] {
+function mergeFields(old: SchemaField[], wanted: SchemaField[], path: string, found: MergeFindings, added: string[]): SchemaField[] {
   const out = [...old];
   for (const field of wanted) {
     const at = out.findIndex((f) => f.name === field.name);
@@ -202,7 +217,7 @@ function mergeFields(old: SchemaField[], wanted: SchemaField[], path: string, co
       out.push(field);
       added.push(field.name);
     } else {
-      const merged = mergeField(out[at]!, field, `${path}.${field.name}`, conflicts);
+      const merged = mergeField(out[at]!, field, `${path}.${field.name}`, found);
       // A field the import finds localized becomes so (its stored values stay the default locale's).
       out[at] = field.localized === true && merged.localized !== true ? { ...merged, localized: true } : merged;
     }
@@ -211,7 +226,7 @@ function mergeFields(old: SchemaField[], wanted: SchemaField[], path: string, co
 }
 
 export function mergeWithExisting(existing: ExistingSchema, planned: Pick<ImportPlan, SchemaKind>): MergeResult {
-  const result: MergeResult = { write: { components: [], pageTypes: [], collections: [] }, created: [], extended: [], reused: [], conflicts: [] };
+  const result: MergeResult = { write: { components: [], pageTypes: [], collections: [] }, created: [], extended: [], reused: [], conflicts: [], adapted: [] };
   for (const kind of ['components', 'collections', 'pageTypes'] as const) {
     const have = new Map(existing[kind].map((t) => [t.slug, t]));
     for (const type of planned[kind]) {
@@ -222,7 +237,7 @@ export function mergeWithExisting(existing: ExistingSchema, planned: Pick<Import
         continue;
       }
       const added: string[] = [];
-      const fields = mergeFields(old.fields, type.fields, `${kind}/${type.slug}`, result.conflicts, added);
+      const fields = mergeFields(old.fields, type.fields, `${kind}/${type.slug}`, result, added);
       const changed = JSON.stringify(fields) !== JSON.stringify(old.fields);
       result.write[kind].push({ slug: old.slug, name: old.name, fields });
       if (changed) result.extended.push({ kind, slug: type.slug, fields: added });

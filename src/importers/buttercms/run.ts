@@ -165,6 +165,7 @@ export async function runButterMigration(deps: RunMigrationDeps): Promise<void> 
       ...toLogLines(plan.warnings),
       ...toLogLines(conversionWarnings),
       ...problems.map((p): MigrationLogLine => ({ level: mode === 'dry_run' ? 'warning' : 'error', message: p })),
+      ...merge.adapted.map((a): MigrationLogLine => ({ level: 'warning', message: a })),
       { level: 'info', message: `Schema: ${plan.components.length} components, ${plan.pageTypes.length} page types, ${plan.collections.length} collections; ${mediaUrls.length} media URLs` },
       ...(decision && localized ? localePlanLogs(decision, localized) : []),
     ];
@@ -674,7 +675,7 @@ function buildReport(
     types: { components: types(plan.components), pageTypes: types(plan.pageTypes), collections: types(plan.collections) },
     schemaChanges: { created: merge.created, extended: merge.extended, reused: merge.reused },
     counts: { ...summariseSource(source), mediaUrls: mediaUrls.length },
-    warnings: [discoveryNote(source), ...warnings.filter((w) => w.level !== 'info').map((w) => w.message), ...problems],
+    warnings: [discoveryNote(source), ...warnings.filter((w) => w.level !== 'info').map((w) => w.message), ...merge.adapted, ...problems],
   };
 }
 
