@@ -31,7 +31,6 @@ export type MediaMode = 'object' | 'url';
 
 /** A resolved media object inside content. */
 export interface CmsMedia {
-  _id: string;
   _filename: string;
   _url: string;
   _mimeType: string;

@@ -91,13 +91,13 @@ describe('field selection and media', () => {
       it('resolves { _media } into the media object; unset width, height and alt text are absent', async () => {
         const body = await get('/api/v1/pages/home');
         expect(body.data.fields.hero).toEqual({
-          _id: full.id, _filename: 'harbour.jpg', _url: fileUrl(full.filename), _mimeType: 'image/jpeg', _width: 1200, _height: 800, _altText: 'A harbour at dusk',
+          _filename: 'harbour.jpg', _url: fileUrl(full.filename), _mimeType: 'image/jpeg', _width: 1200, _height: 800, _altText: 'A harbour at dusk',
         });
         const first = body.data.fields.gallery.first;
-        expect(first).toEqual({ _id: bare.id, _filename: 'notes.pdf', _url: fileUrl(bare.filename), _mimeType: 'application/pdf' });
+        expect(first).toEqual({ _filename: 'notes.pdf', _url: fileUrl(bare.filename), _mimeType: 'application/pdf' });
         for (const k of ['_width', '_height', '_altText']) expect(Object.hasOwn(first, k), k).toBe(false);
         const [listed, text] = body.data.fields.gallery.list;
-        expect(listed).toEqual({ _id: plain.id, _filename: 'tiny.png', _url: fileUrl(plain.filename), _mimeType: 'image/png', _width: 10 });
+        expect(listed).toEqual({ _filename: 'tiny.png', _url: fileUrl(plain.filename), _mimeType: 'image/png', _width: 10 });
         expect(Object.hasOwn(listed, '_height')).toBe(false);
         expect(Object.hasOwn(listed, '_altText')).toBe(false);
         expect(text).toBe('not media');
@@ -112,7 +112,7 @@ describe('field selection and media', () => {
 
       it('resolves media inside components and collection items', async () => {
         const body = await get('/api/v1/pages/home');
-        expect(body.data.fields.blocks[0]).toEqual({ _type: 'hero-banner', heading: 'Big', image: expect.objectContaining({ _id: full.id, _url: fileUrl(full.filename) }) });
+        expect(body.data.fields.blocks[0]).toEqual({ _type: 'hero-banner', heading: 'Big', image: expect.objectContaining({ _url: fileUrl(full.filename) }) });
         const item = await get('/api/v1/collections/products/lamp');
         expect(item.data.fields.image).toMatchObject({ _filename: 'harbour.jpg', _width: 1200 });
       });

@@ -97,17 +97,17 @@ describe(`reads in a locale (${testDriver})`, () => {
       expect(caFr.locale).toBe('fr-CA');
       expect(caFr.redirect).toBeNull();
       expect(caFr.data.fields).toMatchObject({ title: 'Accueil', body: 'Bienvenue', code: 'H1' });
-      expect(caFr.data.seo).toMatchObject({ metaTitle: 'Accueil SEO', metaDescription: 'Desc', ogImage: { _id: picture2.id } });
+      expect(caFr.data.seo).toMatchObject({ metaTitle: 'Accueil SEO', metaDescription: 'Desc', ogImage: { _url: expect.stringContaining(picture2.filename) } });
       expect(caFr.data._fallbacks).toEqual(['title', 'picture', 'seo.metaTitle', 'seo.metaDescription', 'seo.ogImage']);
 
       const fr = await read('/api/v1/pages/home?locale=fr');
-      expect(fr.data.fields).toMatchObject({ title: 'Accueil', body: 'Welcome', code: 'H1', picture: { _id: picture2.id, _altText: 'fr picture' } });
+      expect(fr.data.fields).toMatchObject({ title: 'Accueil', body: 'Welcome', code: 'H1', picture: { _url: expect.stringContaining(picture2.filename), _altText: 'fr picture' } });
       expect(fr.data._fallbacks).toEqual(['body', 'seo.metaDescription']);
 
       const en = await read('/api/v1/pages/home?locale=en');
       expect(en.locale).toBe('en');
-      expect(en.data.fields).toMatchObject({ title: 'Home', body: 'Welcome', picture: { _id: picture.id } });
-      expect(en.data.seo).toMatchObject({ metaTitle: 'Home SEO', ogImage: { _id: picture.id } });
+      expect(en.data.fields).toMatchObject({ title: 'Home', body: 'Welcome', picture: { _url: expect.stringContaining(picture.filename) } });
+      expect(en.data.seo).toMatchObject({ metaTitle: 'Home SEO', ogImage: { _url: expect.stringContaining(picture.filename) } });
       expect(en.data._fallbacks).toEqual([]);
     });
 
@@ -136,11 +136,11 @@ describe(`reads in a locale (${testDriver})`, () => {
       expect(all.locale).toBe('*');
       expect(all.data.fields.title).toEqual({ en: 'Home', fr: 'Accueil', 'fr-CA': null });
       expect(all.data.fields.body).toEqual({ en: 'Welcome', fr: null, 'fr-CA': 'Bienvenue' });
-      expect(all.data.fields.picture).toEqual({ en: expect.objectContaining({ _id: picture.id }), fr: expect.objectContaining({ _id: picture2.id }), 'fr-CA': null });
+      expect(all.data.fields.picture).toEqual({ en: expect.objectContaining({ _url: expect.stringContaining(picture.filename) }), fr: expect.objectContaining({ _url: expect.stringContaining(picture2.filename) }), 'fr-CA': null });
       expect(all.data.fields.code).toBe('H1');
       expect(all.data.seo.metaTitle).toEqual({ en: 'Home SEO', fr: 'Accueil SEO', 'fr-CA': null });
       expect(all.data.seo.metaRobots).toEqual({ en: null, fr: null, 'fr-CA': null });
-      expect(all.data.seo.ogImage).toEqual({ en: expect.objectContaining({ _id: picture.id }), fr: expect.objectContaining({ _id: picture2.id }), 'fr-CA': null });
+      expect(all.data.seo.ogImage).toEqual({ en: expect.objectContaining({ _url: expect.stringContaining(picture.filename) }), fr: expect.objectContaining({ _url: expect.stringContaining(picture2.filename) }), 'fr-CA': null });
       expect(all.data._fallbacks).toEqual([]);
       const urls = await read('/api/v1/pages/home?locale=*&media=url');
       expect(urls.data.seo.ogImage.fr).toBe(`${h.t.config.baseUrl}/api/v1/media/default/${picture2.filename}`);
@@ -254,7 +254,7 @@ describe(`reads in a locale (${testDriver})`, () => {
       const fr = await read('/api/v1/blog/posts/hello?locale=fr');
       expect(Object.keys(fr)).toEqual(['data', 'locale']);
       expect(fr.locale).toBe('fr');
-      expect(fr.data).toMatchObject({ title: 'Bonjour', summary: 'Sum', body: '<p>hi</p>', seo: { metaTitle: 'Bonjour SEO', ogImage: { _id: picture.id } } });
+      expect(fr.data).toMatchObject({ title: 'Bonjour', summary: 'Sum', body: '<p>hi</p>', seo: { metaTitle: 'Bonjour SEO', ogImage: { _url: expect.stringContaining(picture.filename) } } });
       expect(fr.data._fallbacks).toEqual(['summary', 'body', 'seo.ogImage']);
       const ca = await read('/api/v1/blog/posts/hello?locale=fr-CA');
       expect(ca.data).toMatchObject({ title: 'Bonjour', seo: { metaTitle: 'Bonjour SEO' } });
@@ -275,7 +275,7 @@ describe(`reads in a locale (${testDriver})`, () => {
       expect(all.data.title).toEqual({ en: 'Hello', fr: 'Bonjour', 'fr-CA': null });
       expect(all.data.summary).toEqual({ en: 'Sum', fr: null, 'fr-CA': null });
       expect(all.data.seo.metaTitle).toEqual({ en: 'Hello SEO', fr: 'Bonjour SEO', 'fr-CA': null });
-      expect(all.data.seo.ogImage).toEqual({ en: expect.objectContaining({ _id: picture.id }), fr: null, 'fr-CA': null });
+      expect(all.data.seo.ogImage).toEqual({ en: expect.objectContaining({ _url: expect.stringContaining(picture.filename) }), fr: null, 'fr-CA': null });
       expect(all.data._fallbacks).toEqual([]);
     });
 

@@ -96,7 +96,7 @@ describe('public page reads', () => {
         const body = await (await get('/api/v1/pages/seo')).json();
         expect(body.data.seo).toEqual({
           metaTitle: 'Meta', metaDescription: 'Described', metaRobots: 'noindex', ogTitle: 'OG', ogDescription: 'OG text',
-          ogImage: { _id: ids.image, _filename: 'photo.png', _url: `${h.t.config.baseUrl}/api/v1/media/default/${ids.imageFile}`, _mimeType: 'image/png' },
+          ogImage: { _filename: 'photo.png', _url: `${h.t.config.baseUrl}/api/v1/media/default/${ids.imageFile}`, _mimeType: 'image/png' },
           canonicalUrl: 'https://example.com/seo',
         });
         const url = await (await get('/api/v1/pages/seo?media=url')).json();

@@ -60,7 +60,7 @@ describe('references', () => {
         expect(data.fields.product).toEqual({
           _type: 'products', id: ids.lamp, name: 'Lamp', slug: 'lamp', price: 30, sku: 'LMP',
           // Media inside the referenced item is delivered resolved; its own references stay as stored.
-          image: { _id: image.id, _filename: 'lamp.png', _url: `${h.t.config.baseUrl}/api/v1/media/default/${image.filename}`, _mimeType: 'image/png', _width: 20, _height: 10 },
+          image: { _filename: 'lamp.png', _url: `${h.t.config.baseUrl}/api/v1/media/default/${image.filename}`, _mimeType: 'image/png', _width: 20, _height: 10 },
           category: { _ref: ids.category, _type: 'collectionItem' },
         });
       });
@@ -160,7 +160,7 @@ describe('references', () => {
       expect(page.fields.related).toMatchObject({ _type: 'page', slug: 'about' });
       expect(page.fields.author).toEqual({ _type: 'user', id: ids.user, name: 'Ada Lovelace' });
       expect(page.fields.post).toMatchObject({ _type: 'blogPost', slug: 'hello-world' });
-      expect(page.fields.hero).toMatchObject({ _id: image.id });
+      expect(page.fields.hero).toMatchObject({ _url: expect.stringContaining(image.filename) });
     }
   });
 
@@ -197,10 +197,10 @@ describe('references', () => {
       expect(one.counter.selects).toBe(5);
       expect(many.counter.selects).toBe(5);
       const resolved = big.content(docs[1]!);
-      expect(resolved.item).toMatchObject({ _type: 'products', id: ids.lamp, image: { _id: image.id } });
+      expect(resolved.item).toMatchObject({ _type: 'products', id: ids.lamp, image: { _url: expect.stringContaining(image.filename) } });
       expect(resolved.items).toEqual([]);
       expect(resolved.page).toMatchObject({ _type: 'page', id: ids.about });
-      expect(resolved.media).toEqual([expect.objectContaining({ _id: image.id }), null]);
+      expect(resolved.media).toEqual([expect.objectContaining({ _url: expect.stringContaining(image.filename) }), null]);
       expect(resolved.nested).toEqual({ deep: [expect.objectContaining({ id: ids.chair })] });
       expect(small.content(doc(1)).user).toEqual({ _type: 'user', id: ids.user, name: 'Ada Lovelace' });
     });

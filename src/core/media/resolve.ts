@@ -7,7 +7,6 @@ export type MediaRow = typeof media.$inferSelect;
 
 /** The resolved form of a media value in delivered content (`{ _media }`, blog `featuredImage`, `seo.ogImage`). */
 export interface ResolvedMedia {
-  _id?: string;
   _filename: string;
   _url: string;
   _mimeType: string;
@@ -42,12 +41,12 @@ export async function loadMedia(db: Db, projectId: string, ids: string[]): Promi
 }
 
 /**
- * A media row as delivered content shows it. Keys without a value are left out (not null), as
- * the contract asks; `_filename` is the name it was uploaded with, `_url` the stored file.
+ * A media row as delivered content shows it: exactly the contract's members. Keys without a value
+ * are left out (not null), as the contract asks; `_filename` is the name it was uploaded with,
+ * `_url` the stored file (whose name holds the media's content hash, not its id).
  */
 export function toResolvedMedia(row: MediaRow, baseUrl: string, projectSlug: string): ResolvedMedia {
   const out: ResolvedMedia = {
-    _id: row.id,
     _filename: row.originalFilename,
     _url: mediaFileUrl(baseUrl, projectSlug, row.filename),
     _mimeType: row.mimeType,

@@ -21,9 +21,9 @@ const bySlug = (a: TypeDefinition, b: TypeDefinition) => (a.slug < b.slug ? -1 :
 const shared: Record<string, JsonSchema> = {
   CmsMedia: {
     type: 'object', description: 'A media value resolved by a public read.',
-    required: ['_id', '_filename', '_url', '_mimeType'],
+    required: ['_filename', '_url', '_mimeType'],
     properties: {
-      _id: { type: 'string' }, _filename: { type: 'string' }, _url: { type: 'string' }, _mimeType: { type: 'string' },
+      _filename: { type: 'string' }, _url: { type: 'string' }, _mimeType: { type: 'string' },
       _width: { type: 'number' }, _height: { type: 'number' }, _altText: { type: 'string' },
     },
   },

@@ -168,7 +168,6 @@ export type CmsLevel = 'resolved' | 'stored';
 
 /** A media value inside content: \`{ _media }\` resolved (or null when gone); a bare id or \`{ id }\` as stored. */
 export interface CmsMedia {
-  _id: string;
   _filename: string;
   _url: string;
   _mimeType: string;
