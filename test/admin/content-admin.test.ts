@@ -502,8 +502,17 @@ describe('admin content: collection items', () => {
     expect(contains.data.map((i: { slug: string }) => i.slug)).toEqual(['cy']);
     const badField = await call('GET', `${itemsPath}?collection=authors&filter[secret]=1`);
     expect((await badField.json()).error.code).toBe('INVALID_FILTER_FIELD');
-    const noCollection = await call('GET', itemsPath);
-    expect(noCollection.status).toBe(400);
+    // Naming no collection lists every collection's items, as the pages list does every page type's.
+    await h.t.run('types.create', { kind: 'collections', definition: { slug: 'venues', name: 'Venues', fields: [{ name: 'city', type: 'text' }] } });
+    const venue = (await (await call('POST', itemsPath, { collectionTypeSlug: 'venues', name: 'Hall', slug: 'hall', fields: { city: 'Oslo' } })).json()).data;
+    const every = await call('GET', `${itemsPath}?sort=slug`);
+    expect(every.status).toBe(200);
+    const listed = await every.json();
+    expect(listed.data.map((i: { slug: string; collectionTypeSlug: string }) => `${i.collectionTypeSlug}/${i.slug}`))
+      .toEqual(['authors/ada', 'authors/bob', 'authors/cy', 'venues/hall']);
+    expect(listed.pagination).toEqual({ total: 4, page: 1, limit: 20, totalPages: 1 });
+    expect((await (await call('GET', `${itemsPath}?filter[fields.city]=Oslo`)).json()).data).toEqual([venue]);
+    await h.t.run('items.delete', { ref: { id: venue.id }, collection: 'venues' });
   });
 
   it('updates, publishes, unpublishes and deletes with the collection_item events', async () => {

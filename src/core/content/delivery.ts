@@ -1,6 +1,6 @@
 import { and, count, desc, eq, ilike, inArray, isNotNull, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { collectionItems, contentRevisions, itemSlugHistory, pages, pageSlugHistory, pageTypes } from '../../db/schema/index.js';
+import { collectionItems, collectionTypes, contentRevisions, itemSlugHistory, pages, pageSlugHistory, pageTypes } from '../../db/schema/index.js';
 import type { Ctx } from '../context.js';
 import { CmsError } from '../errors.js';
 import { defineOperation, type Access } from '../operation.js';
@@ -228,11 +228,15 @@ async function planList(ctx: Ctx, opts: ListOptions): Promise<ListPlan> {
       plan.typeSlug = type.slug;
     }
   } else {
-    const type = await loadType(ctx, storeOf('item'), opts.typeSlug ?? '');
-    where.push(eq(collectionItems.collectionTypeId, type.id));
-    typeId = type.id;
-    plan.typeSlug = type.slug;
-    plan.localized = localizedFieldNames(type.fields);
+    // The admin list may name no collection: then it lists every collection's items (as the
+    // pages list does every page type's), and filters match each item's own fields.
+    if (!(opts.admin && opts.typeSlug === undefined)) {
+      const type = await loadType(ctx, storeOf('item'), opts.typeSlug ?? '');
+      where.push(eq(collectionItems.collectionTypeId, type.id));
+      typeId = type.id;
+      plan.typeSlug = type.slug;
+      plan.localized = localizedFieldNames(type.fields);
+    }
     filters = parseCollectionFilters(pairs);
     for (const f of filters) where.push(filterCondition(content, table, f));
     plan.filtered = filters.length > 0;
@@ -388,10 +392,11 @@ async function listEntryRows(ctx: Ctx, plan: ListPlan): Promise<{ rows: Array<En
       return found.map(({ row, typeSlug, revision: rev }) => ({ ...row, typeId: row.pageTypeId, sortOrder: 0, typeSlug, revision: rev }));
     }
     const w = idWindow(ctx, plan);
-    const found = await ctx.db.select({ row: collectionItems, revision }).from(w)
-      .innerJoin(collectionItems, eq(collectionItems.id, w.id)).orderBy(w.position);
-    return found.map(({ row, revision: rev }) => ({
-      ...row, typeId: row.collectionTypeId, seo: {}, publishedSeo: null, seoLocales: {}, publishedSeoLocales: null, typeSlug: plan.typeSlug ?? '', revision: rev,
+    const found = await ctx.db.select({ row: collectionItems, typeSlug: collectionTypes.slug, revision }).from(w)
+      .innerJoin(collectionItems, eq(collectionItems.id, w.id)).innerJoin(collectionTypes, eq(collectionTypes.id, collectionItems.collectionTypeId))
+      .orderBy(w.position);
+    return found.map(({ row, typeSlug, revision: rev }) => ({
+      ...row, typeId: row.collectionTypeId, seo: {}, publishedSeo: null, seoLocales: {}, publishedSeoLocales: null, typeSlug, revision: rev,
     }));
   });
   return { rows, total };

@@ -19,18 +19,16 @@ function versionParam(rc: RequestContext): number {
   return Number(rc.params.v);
 }
 
-/** The admin list takes the public list's query (paging, sorting, filters); items name their collection. */
+/**
+ * The admin list takes the public list's query (paging, sorting, filters); items may name their
+ * collection (`?collection=authors`), and without one every collection's items are listed.
+ */
 function listQuery(rc: RequestContext, kind: EntryKind) {
   const query: Record<string, string> = {};
   for (const [k, v] of rc.query) if (k !== 'collection' && k !== 'collectionType' && !(k in query)) query[k] = v;
   if (kind === 'page') return { query };
   const collection = rc.query.get('collection') ?? rc.query.get('collectionType');
-  if (!collection) {
-    throw new CmsError('INVALID_QUERY', 'Invalid query parameter collection: name the collection type, like ?collection=authors', {
-      parameter: 'collection', reason: 'required',
-    });
-  }
-  return { collection, query };
+  return collection ? { collection, query } : { query };
 }
 
 type EntryVerb = 'list' | 'create' | 'get' | 'update' | 'delete' | 'publish' | 'unpublish' | 'versions' | 'version' | 'restore'
