@@ -447,10 +447,11 @@ interface DownloadedBatch {
 /**
  * Downloads in batches of `mediaBatchSize`, lazily: each batch is fetched when the caller asks for
  * it. Each file gets its alt text from `alt`, where it has one. A URL the source could not give is added to
- * `unavailable`, so that no later phase asks for it again (migrations never retry). A file the
- * source does not have (404) or that is too large is skipped; so is any failure to fetch a file
- * from another site (a URL taken for a file by its extension alone, on a host that is not a media
- * host: a link in rich text, say). Other failures on the source's own hosts end the migration.
+ * `unavailable`, so that no later phase asks for it again (migrations never retry). A file that
+ * cannot be fetched (not found, too large, an error answer, a host that cannot be reached: the
+ * ButterCMS CDN from a machine without the internet, a link to another site in rich text) is
+ * skipped with a warning naming it, and the fields using it are left empty: one missing file does
+ * not cost the whole import. Only a stop (pause, shutdown) ends the phase.
  */
 function* downloadMedia(
   client: ButterClient, urls: string[], alt: ReadonlyMap<string, string>, maxBytes: number, unavailable: Set<string>,
@@ -466,7 +467,6 @@ function* downloadMedia(
         } catch (e) {
           if (!(e instanceof SourceRequestError) || e.failure === 'aborted') throw e;
           const elsewhere = !isOnMediaHost(url, mediaHosts);
-          if (!elsewhere && e.failure !== 'not-found' && e.failure !== 'too-large') throw e;
           batch.skipped += 1;
           unavailable.add(url);
           const where = elsewhere ? ' (a file on another site, not on a media host of the source)' : '';
