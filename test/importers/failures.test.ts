@@ -230,12 +230,13 @@ describe('migration failures, pauses and states', () => {
     expect(await codeOf(h.run('migrations.create', { ...base, config: { apiKey: 'k', apiUrl: 'ftp://example.com' } }))).toBe('VALIDATION_FAILED');
     const blank = await h.run<MigrationView>('migrations.create', { ...base, config: { apiKey: 'k', apiUrl: '', pageTypes: 'a, b', collections: ['x'] } });
     expect(blank.config).toEqual({ apiKey: 'k', pageTypes: ['a', 'b'], collections: ['x'] });
-    // With or without /v2, with or without the trailing slash: stored as the one URL that is read.
+    // With or without /v2, with or without the trailing slash: stored as given (trimmed), as the
+    // credentials are returned as they were sent; the import reads each as http://butter.test:8080/v2.
     for (const given of ['http://butter.test:8080', 'http://butter.test:8080/', 'http://butter.test:8080/v2', ' http://butter.test:8080/v2/ ']) {
       const m = await h.run<MigrationView>('migrations.create', { ...base, config: { apiKey: 'k', apiUrl: given } });
-      expect(m.config.apiUrl, given).toBe('http://butter.test:8080/v2');
+      expect(m.config.apiUrl, given).toBe(given.trim());
     }
     const proxied = await h.run<MigrationView>('migrations.create', { ...base, config: { apiKey: 'k', apiUrl: 'https://proxy.test/butter/v2/' } });
-    expect(proxied.config.apiUrl).toBe('https://proxy.test/butter/v2');
+    expect(proxied.config.apiUrl).toBe('https://proxy.test/butter/v2/');
   });
 });

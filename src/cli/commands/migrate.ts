@@ -21,11 +21,11 @@ interface SourceOptions {
   locales?: string;
 }
 
-/** The source URL the migration reads, as the core stored it (absent: the default). */
+/** The source URL the migration reads: the stored one in the form the import reads it (absent: the default). */
 async function sourceUrlOf(m: MigrationOut): Promise<string> {
-  const { defaultButterApiUrl } = await import('../../lib/buttercms-api-url.js');
+  const { normaliseButterApiUrl } = await import('../../lib/buttercms-api-url.js');
   const { apiUrl } = m.config;
-  return typeof apiUrl === 'string' ? apiUrl : defaultButterApiUrl;
+  return normaliseButterApiUrl(typeof apiUrl === 'string' ? apiUrl : undefined);
 }
 
 const finished = new Set(['completed', 'failed', 'paused']);

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import type { migrations } from '../../db/schema/index.js';
 import type { MigrationProgress } from '../../db/schema/ops.js';
 import type { Access } from '../operation.js';
-import { normaliseButterApiUrl } from '../../lib/buttercms-api-url.js';
 import { localeCodePattern } from '../locales/model.js';
 
 /** Migrations are developer work (the developer role or higher); API keys never run them. */
@@ -28,13 +27,12 @@ const nameList = z.union([z.array(z.string()), z.string()])
 
 /**
  * Blank means the default source endpoint (the contract); anything else must be an http(s) URL, with
- * or without `/v2`, and is stored in one form (`http://host:port` → `http://host:port/v2`), so the
- * record shows the URL that is read, whichever door created it.
+ * or without `/v2`. It is stored as given (the record returns the credentials as they were sent);
+ * the import reads it in one form (`http://host:port` and `…/v2/` → `…/v2`, normaliseButterApiUrl).
  */
 const apiUrl = z.string().trim().max(2048).optional()
   .transform((v) => (v ? v : undefined))
-  .pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, like https://api.buttercms.com/v2' }).optional())
-  .transform((v) => (v === undefined ? undefined : normaliseButterApiUrl(v)));
+  .pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, like https://api.buttercms.com/v2' }).optional());
 
 /** What the source needs: the read token, and what ButterCMS cannot list by itself (page types, collection keys). */
 export const butterConfigSchema = z.strictObject({
