@@ -86,7 +86,12 @@ export function createApp(cms: Cms, options: AppOptions = {}): H3 {
   const { corsHeaders } = shared;
   const logError = (e: unknown) => cms.log.error('unhandled error', { error: e instanceof Error ? e.stack ?? e.message : String(e) });
   const app = new H3({
-    onError(error) {
+    onError(error, event) {
+      // A path whose percent-encoding is not valid UTF-8 (`/api/v1/pages/%zz`) names nothing that
+      // can exist: 404, as any other slug that is not there (h3 answers 400 without a code).
+      if (error.status === 400 && !decodablePath(event.url.pathname)) {
+        return json({ error: { code: 'NOT_FOUND', message: 'Nothing is at this path: its percent-encoding is not valid UTF-8' } }, 404);
+      }
       // h3's own errors (malformed URL, bad method) keep their status; ours never reach here.
       const status = error.status ?? 500;
       if (status >= 500) logError(error.cause ?? error);
@@ -321,4 +326,13 @@ function cliBridgeRoutes(token: string | undefined): RouteDef[] {
       return json({ data: result ?? null });
     },
   }];
+}
+
+function decodablePath(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -111,14 +111,14 @@ function rawCookie(headers: Headers, name: string): string | null {
   return null;
 }
 
-/** The cookie's decoded value, or null; a value that is not valid percent-encoding is a bad request. */
+/** The cookie's decoded value, or null; a value that is not valid percent-encoding is an invalid session (401). */
 export function readCookie(headers: Headers, name: string): string | null {
   const value = rawCookie(headers, name);
   if (value === null) return null;
   try {
     return decodeURIComponent(value);
   } catch {
-    throw new CmsError('BAD_REQUEST', `The ${name} cookie is not valid percent-encoding; sign in again to replace it`);
+    throw new CmsError('UNAUTHORIZED', `The ${name} cookie is not valid percent-encoding; sign in again to replace it`);
   }
 }
 

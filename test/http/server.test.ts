@@ -223,15 +223,26 @@ describe('the HTTP server at its edge', () => {
   });
 
   describe('400, never 500', () => {
-    it('a session cookie with bad percent-encoding, on every session route', async () => {
-      for (const [method, path] of [['GET', '/api/v1/admin/auth/me'], ['POST', '/api/v1/admin/auth/logout'], ['GET', '/api/v1/admin/pages'], ['POST', '/api/v1/admin/pages']] as const) {
+    it('a session cookie with bad percent-encoding is an invalid session (401) on every session route; logging out clears it', async () => {
+      for (const [method, path] of [['GET', '/api/v1/admin/auth/me'], ['GET', '/api/v1/admin/pages'], ['POST', '/api/v1/admin/pages']] as const) {
         const a = await send(method, path, [['Cookie', 'cms_session=%'], ['Content-Type', 'application/json']], method === 'POST' ? '{}' : undefined);
-        expect(a.status, `${method} ${path}`).toBe(400);
-        expect(errorOf(a).error).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('cms_session') });
+        expect(a.status, `${method} ${path}`).toBe(401);
+        expect(errorOf(a).error).toMatchObject({ code: 'UNAUTHORIZED', message: expect.stringContaining('cms_session') });
       }
+      const logout = await send('POST', '/api/v1/admin/auth/logout', [['Cookie', 'cms_session=%'], ['Content-Type', 'application/json']], '{}');
+      expect(logout.status).toBe(200);
+      expect(logout.headers['set-cookie']).toMatch(/^cms_session=;/);
       // Signing in is not blocked by such a cookie: it sets a new one.
       const login = await send('POST', '/api/v1/admin/auth/login', [['Cookie', 'cms_session=%'], ['Content-Type', 'application/json']], JSON.stringify({ email: 'owner@example.test', password }));
       expect(login.status).toBe(200);
+    });
+
+    it('a path whose percent-encoding is not valid UTF-8 names nothing: 404 NOT_FOUND, on public and admin routes', async () => {
+      for (const path of ['/api/v1/pages/%zz', '/api/v1/pages/%ED%A0%80', '/api/v1/pages/%E0%A4%A', '/api/v1/pages/%', '/api/v1/collections/%zz', '/api/v1/collections/products/%zz', '/api/v1/admin/pages/%zz']) {
+        const a = await send('GET', path, [['X-API-Key', keys.public]]);
+        expect(a.status, path).toBe(404);
+        expect(errorOf(a).error, path).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('percent-encoding') });
+      }
     });
 
     it('a NUL character in a path, a filter, a JSON string or a sign-in email', async () => {

@@ -33,7 +33,9 @@ export const authRoutes: RouteDef[] = [
     method: 'POST', path: '/api/v1/admin/auth/logout', auth: 'none', doc: { session: true },
     async handle(rc) {
       checkCsrf(rc.cms, rc.req);
-      const token = readCookie(rc.headers, sessionCookieName);
+      // A cookie that is not even valid percent-encoding names no session: it is cleared all the same.
+      let token: string | null = null;
+      try { token = readCookie(rc.headers, sessionCookieName); } catch { /* cleared below */ }
       if (token) await rc.run('auth.logout', { token });
       setSessionCookie(rc, '', 0);
       return json({ success: true }, 200, { 'cache-control': 'no-store' });
