@@ -19,6 +19,17 @@ export interface Kept {
   /** True once a server answers from what is kept: change notices are followed from then on (src/runtime.ts). */
   readonly followed: boolean;
   follow(): void;
+  /** Calls `fn` when this engine starts answering from what is kept (at once when it already does). */
+  onFollow(fn: () => void): void;
+  /**
+   * What a read waits for before it looks at anything kept, or undefined when it need not wait:
+   * while other servers share the database (PostgreSQL), a revision poll begun after the call, so
+   * that their writes that committed before the request came are seen (src/runtime.ts). Their
+   * notices alone arrive a moment later, and a read on this server right after a write answered
+   * by another one was served the old answer for 10–100 ms.
+   */
+  barrier(): Promise<void> | undefined;
+  setBarrier(fn: () => Promise<void> | undefined): void;
   generation(projectId: string): number;
   changed(projectId: string): void;
   readonly answers: KeptShelf;
@@ -36,6 +47,8 @@ export interface KeptShelf {
 
 export function createKept(maxBytes: number): Kept {
   let followed = false;
+  const whenFollowed: Array<() => void> = [];
+  let barrier: () => Promise<void> | undefined = () => undefined;
   // A quarter of the answers' half: at the default 64 MB, 8 MB of bodies waiting for a second ask.
   const arenaBytes = Math.floor(maxBytes / 8);
   const generations = new Map<string, number>();
@@ -63,7 +76,17 @@ export function createKept(maxBytes: number): Kept {
   };
   return {
     get followed() { return followed; },
-    follow() { followed = true; },
+    follow() {
+      if (followed) return;
+      followed = true;
+      for (const fn of whenFollowed.splice(0)) fn();
+    },
+    onFollow(fn) {
+      if (followed) fn();
+      else whenFollowed.push(fn);
+    },
+    barrier: () => barrier(),
+    setBarrier(fn) { barrier = fn; },
     generation,
     changed(projectId) { generations.set(projectId, generation(projectId) + 1); },
     answers: shelf(Math.floor(maxBytes / 2) - arenaBytes),

@@ -263,7 +263,8 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
       if (from !== instance) contentChanged(projectId, what !== contentOnly);
     }, () => afterReconnect());
     const offKeys = await handle.listen(keysChannel, (projectId) => events.emit('keys-changed', projectId));
-    unlisten = async () => { await offContent(); await offKeys(); };
+    const offServers = await watchOtherServers(handle, db, instance, kept, watch!, log);
+    unlisten = async () => { await offServers(); await offContent(); await offKeys(); };
   }
 
   async function resolveProject(slug: string): Promise<ProjectRef> {
@@ -574,10 +575,8 @@ const revisionWatchMs = 2000;
 async function watchRevisions(db: Db, everyMs: number, wanted: () => boolean, changed: (projectId: string) => void, log: Logger) {
   let seen: Map<string, number> | null = null;
   let own = new Map<string, number>();
-  let polling = false;
   let failing = false;
   const poll = async (): Promise<void> => {
-    polling = true;
     // Own writes counted from here on committed after this poll began: they belong to the next.
     const ownThisTick = own;
     own = new Map();
@@ -600,27 +599,89 @@ async function watchRevisions(db: Db, everyMs: number, wanted: () => boolean, ch
       if (!failing) log.warn('could not read the content revisions', { error: String(e) });
       failing = true;
       seen = null;
-    } finally {
-      polling = false;
     }
+  };
+  // One poll at a time. `fresh` answers a poll that begins after the call (the one running may
+  // have read before a write the caller knows of); every caller meanwhile shares that one.
+  let running: Promise<void> | null = null;
+  let queued: Promise<void> | null = null;
+  const fresh = (): Promise<void> => {
+    if (queued) return queued;
+    const next = (running ?? Promise.resolve()).then(() => {
+      queued = null;
+      const run: Promise<void> = poll().finally(() => { if (running === run) running = null; });
+      running = run;
+      return run;
+    });
+    queued = next;
+    return next;
   };
   // The baseline is read before the engine answers anything: read at the first tick instead (2 s
   // on), it counted in another process's writes made meanwhile, whose notices were lost, and the
   // answers kept before them were never found stale.
-  await poll();
+  await fresh();
   const timer = setInterval(() => {
-    if (polling) return;
+    if (running || queued) return;
     // Nobody keeps content (a CLI command, a script): nothing to poll. What was last seen stays the
     // baseline, and own writes go on counting against it: content kept again later is still found
     // stale after another process's write whose notice was lost.
     if (!wanted() && seen) return;
-    void poll();
+    void fresh();
   }, everyMs);
   timer.unref();
   return {
     stop: () => clearInterval(timer),
+    fresh,
     /** A content write of this engine committed (and was announced here). */
     ownWrite(projectId: string) { own.set(projectId, (own.get(projectId) ?? 0) + 1); },
+  };
+}
+
+/** The NOTIFY channel on which servers sharing a PostgreSQL database tell each other they are there. */
+const serversChannel = 'cms_servers';
+/** How often a server says it is still there, and how long it is counted without a word. */
+const serverHeartbeatMs = 20_000;
+const serverSilenceMs = 65_000;
+
+/**
+ * Servers that answer from what they keep (`cms serve`) tell each other, on one database, that
+ * they are there: `hello` when one starts (the others answer `here`), `here` every 20 s, `bye` when
+ * it stops. While another one is there, every public read first waits for a revision poll begun
+ * after it came (`kept.barrier`): a write the other server has answered is then seen here, though
+ * its notice has not arrived yet. One poll serves every read that came meanwhile, so a busy server
+ * pays one round trip per batch of reads; a lone server (and a CLI command) pays nothing.
+ */
+async function watchOtherServers(handle: DbHandle, db: Db, instance: string, kept: Kept,
+  watch: { fresh(): Promise<void> }, log: Logger): Promise<() => Promise<void>> {
+  const others = new Map<string, number>();
+  const say = (word: 'hello' | 'here' | 'bye') => db.execute(sql`select pg_notify(${serversChannel}, ${`${instance} ${word}`})`)
+    .then(() => undefined, (e: unknown) => log.warn('could not tell the other servers', { error: String(e) }));
+  const off = await handle.listen(serversChannel, (payload) => {
+    const [from = '', word] = payload.split(' ');
+    if (from === instance) return;
+    if (word === 'bye') {
+      others.delete(from);
+      return;
+    }
+    others.set(from, Date.now());
+    if (word === 'hello' && kept.followed) void say('here');
+  });
+  kept.setBarrier(() => {
+    if (others.size === 0) return undefined;
+    const now = Date.now();
+    for (const [id, at] of others) if (now - at > serverSilenceMs) others.delete(id);
+    return others.size > 0 ? watch.fresh() : undefined;
+  });
+  let timer: NodeJS.Timeout | undefined;
+  kept.onFollow(() => {
+    void say('hello');
+    timer = setInterval(() => { void say('here'); }, serverHeartbeatMs);
+    timer.unref();
+  });
+  return async () => {
+    clearInterval(timer);
+    if (kept.followed) await say('bye');
+    await off();
   };
 }
 

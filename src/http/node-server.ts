@@ -91,7 +91,22 @@ export function createRequestHandler(cms: Cms, options: AppOptions): { shared: A
   const shared = options.shared ?? createAppShared(cms);
   const app = createApp(cms, { ...options, shared });
   const logError = (message: string, e: unknown) => cms.log.error(message, { error: e instanceof Error ? e.stack ?? e.message : String(e) });
-  return { shared, handler: observeRequests(cms, guardRequests(checkHost(headAsGet(createFastPath(shared, appRoutes(options), toNodeHandler(app)))), logError)) };
+  return { shared, handler: observeRequests(cms, guardRequests(checkHost(headAsGet(afterOtherServersWrites(cms, createFastPath(shared, appRoutes(options), toNodeHandler(app))))), logError)) };
+}
+
+/**
+ * A public read waits, while other servers share the database, until what this one keeps has
+ * caught up with their writes that committed before the read came (`kept.barrier`, src/runtime.ts).
+ */
+function afterOtherServersWrites(cms: Cms, next: NodeHandler): NodeHandler {
+  return (req, res) => {
+    if (req.method !== 'GET') return next(req, res);
+    const url = req.url ?? '';
+    if (!url.startsWith('/api/v1/') || url.startsWith('/api/v1/admin/')) return next(req, res);
+    const wait = cms.kept.barrier();
+    if (!wait) return next(req, res);
+    return wait.then(() => next(req, res), () => next(req, res));
+  };
 }
 
 const shownHost = (host: string): string => {
