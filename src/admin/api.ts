@@ -65,6 +65,17 @@ export async function api<T>(path: string, options: { method?: string; body?: un
   return parsed as T; // cast: the server's answer, typed by the route called
 }
 
+/** Every row of a paged list (`{ data, pagination }`: webhooks, keys, members, types, migrations, folders), read 100 at a time. */
+export async function apiAll<T>(path: string, options: Parameters<typeof api>[1] = {}): Promise<T[]> {
+  const rows: T[] = [];
+  const joiner = path.includes('?') ? '&' : '?';
+  for (let page = 1; ; page++) {
+    const answer = await api<{ data: T[]; pagination?: { totalPages: number } }>(`${path}${joiner}limit=100&page=${page}`, options);
+    rows.push(...answer.data);
+    if (!answer.pagination || page >= answer.pagination.totalPages) return rows;
+  }
+}
+
 /** `{ data }` unwrapped. */
 export async function apiData<T>(path: string, options: Parameters<typeof api>[1] = {}): Promise<T> {
   const answer = await api<{ data: T }>(path, options);

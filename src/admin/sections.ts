@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { apiData, type TypeDef } from './api';
+import { apiAll, apiData, type TypeDef } from './api';
 
 // The project's sections, by its schema: every page type, every collection, the blog and the media
 // library, each with the admin API list that counts and lists it.
@@ -15,8 +15,8 @@ export interface Section {
 }
 
 export function useSections(project: string): { sections: Section[]; pending: boolean; error: unknown } {
-  const pageTypes = useQuery({ queryKey: [project, 'page-types'], queryFn: () => apiData<TypeDef[]>('/page-types', { project }) });
-  const collections = useQuery({ queryKey: [project, 'collection-types'], queryFn: () => apiData<TypeDef[]>('/collection-types', { project }) });
+  const pageTypes = useQuery({ queryKey: [project, 'page-types'], queryFn: () => apiAll<TypeDef>('/page-types', { project }) });
+  const collections = useQuery({ queryKey: [project, 'collection-types'], queryFn: () => apiAll<TypeDef>('/collection-types', { project }) });
   const p = `/p/${encodeURIComponent(project)}`;
   const sections: Section[] = [
     ...(pageTypes.data ?? []).map((t): Section => ({ key: `page:${t.slug}`, label: t.name, to: `${p}/pages/${t.slug}`, group: 'Pages', list: { path: '/pages', params: { pageType: t.slug } }, kind: 'page' })),

@@ -330,7 +330,7 @@ function operationObject(route: RouteDef, operationIds: Set<string>, components:
   };
   const parameters: Doc[] = params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
   parameters.push(...headerParameters(route));
-  if (route.method === 'GET') parameters.push(...readQueryParameters[docKey(route)] ?? []);
+  if (route.method === 'GET') parameters.push(...readQueryParameters[docKey(route)] ?? [], ...(route.doc?.paged ? paging : []));
   if (parameters.length) out.parameters = parameters;
   const input = ['POST', 'PUT', 'PATCH'].includes(route.method) ? inputSchema(route, components) : null;
   const form = route.doc?.form;

@@ -1,6 +1,7 @@
 import type { H3Event } from 'h3';
 import type { Actor } from '../core/actor.js';
 import { CmsError } from '../core/errors.js';
+import { parsePaging } from '../core/content/query.js';
 import type { OperationName, OutputOf } from '../core/registry.js';
 import type { Cms } from '../runtime.js';
 import type { KeyActor, KeyCredentials } from './auth.js';
@@ -98,7 +99,7 @@ export interface RouteDef {
    * For the OpenAPI description of a route without an operation: its success status, a
    * multipart form body (its file fields), and whether it needs a session it reads itself.
    */
-  doc?: { status?: number; form?: { files: string; many?: true }; session?: true; conditional?: true };
+  doc?: { status?: number; form?: { files: string; many?: true }; session?: true; conditional?: true; paged?: true };
   handle(rc: RequestContext): Promise<Response | unknown>;
 }
 
@@ -120,6 +121,29 @@ export function opRoute<N extends OperationName>(
     async handle(rc) {
       const result = await rc.run(op, await input(rc));
       return json(options.wrap ? options.wrap(result) : { data: result }, options.status ?? 200);
+    },
+  };
+}
+
+/**
+ * A registry's list (webhooks, keys, members, types, migrations, folders) answered as every list
+ * is: `{ data, pagination }`, with `page` and `limit` (1–100, default 20) checked as on the content
+ * lists. The operation reads the whole registry, some tens of rows; the page is cut here, so the
+ * CLI and the Local API still get every row from the same operation.
+ */
+export function pagedOpRoute<N extends OperationName>(path: string, auth: AuthKind, op: N, input: (rc: RequestContext) => unknown): RouteDef {
+  return {
+    method: 'GET', path, auth,
+    op: { name: op, status: 200 },
+    doc: { paged: true },
+    async handle(rc) {
+      const { page, limit } = parsePaging([...rc.query]);
+      const result: unknown = await rc.run(op, await input(rc));
+      const all = Array.isArray(result) ? result : [result];
+      return json({
+        data: all.slice((page - 1) * limit, page * limit),
+        pagination: { total: all.length, page, limit, totalPages: Math.ceil(all.length / limit) },
+      });
     },
   };
 }

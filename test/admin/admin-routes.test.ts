@@ -18,6 +18,38 @@ describe('admin routes: members, keys, schema, projects', () => {
   });
   afterAll(async () => { await h.close(); });
 
+  describe('registry lists answer as every list does: { data, pagination }, page and limit 1–100 (default 20)', () => {
+    it('webhooks, keys, members, page types, collection types, components, migrations and media folders', async () => {
+      for (let i = 1; i <= 3; i++) {
+        expect((await h.call('POST', '/api/v1/admin/webhooks', { cookie, body: { url: `http://127.0.0.1:9/hook-${i}`, events: ['page.created'] } })).status).toBe(201);
+        expect((await h.call('POST', '/api/v1/admin/keys', { cookie, body: { type: 'public', name: `key ${i}` } })).status).toBe(201);
+      }
+      const firstTwo = await (await h.call('GET', '/api/v1/admin/webhooks?limit=2', { cookie })).json();
+      expect(firstTwo.data).toHaveLength(2);
+      expect(firstTwo.pagination).toEqual({ total: 3, page: 1, limit: 2, totalPages: 2 });
+      const rest = await (await h.call('GET', '/api/v1/admin/webhooks?limit=2&page=2', { cookie })).json();
+      expect(rest.data).toHaveLength(1);
+      expect(rest.pagination).toEqual({ total: 3, page: 2, limit: 2, totalPages: 2 });
+      expect(new Set([...firstTwo.data, ...rest.data].map((w: { id: string }) => w.id)).size).toBe(3);
+      const keys = await (await h.call('GET', '/api/v1/admin/keys?limit=1&page=3', { cookie })).json();
+      expect(keys.data).toHaveLength(1);
+      expect(keys.pagination).toMatchObject({ page: 3, limit: 1 });
+      for (const path of ['/api/v1/admin/webhooks', '/api/v1/admin/keys', '/api/v1/admin/members', '/api/v1/admin/page-types', '/api/v1/admin/collection-types',
+        '/api/v1/admin/components', '/api/v1/admin/migrations', '/api/v1/admin/media/folders']) {
+        const all = await h.call('GET', path, { cookie });
+        expect(all.status, path).toBe(200);
+        const body = await all.json();
+        expect(Array.isArray(body.data), path).toBe(true);
+        expect(body.pagination, path).toEqual({ total: body.data.length, page: 1, limit: 20, totalPages: Math.ceil(body.data.length / 20) });
+        for (const bad of ['limit=0', 'limit=101', 'limit=abc', 'page=0', 'page=-1']) {
+          const refused = await h.call('GET', `${path}?${bad}`, { cookie });
+          expect(refused.status, `${path}?${bad}`).toBe(400);
+          expect((await refused.json()).error, `${path}?${bad}`).toMatchObject({ code: 'INVALID_QUERY', details: { parameter: bad.split('=')[0] } });
+        }
+      }
+    });
+  });
+
   describe('members', () => {
     it('adds an existing user by email, changes the role, lists and removes', async () => {
       // A user of another project, added here by email.

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { api, ApiError, apiData, canWrite, type Entry, type Me, type Role, type TypeDef } from '../api';
+import { api, ApiError, apiAll, apiData, canWrite, type Entry, type Me, type Role, type TypeDef } from '../api';
 import { MediaField } from '../media/MediaField';
 import { navigate, setLeaveGuard } from '../router';
 import type { Section } from '../sections';
@@ -95,7 +95,7 @@ export function EntryScreen({ project, section, id }: { project: string; section
     queryFn: () => apiData<TypeDef>(`${kind === 'page' ? '/page-types' : '/collection-types'}/${encodeURIComponent(typeSlug)}`, { project }),
     enabled: kind !== 'post',
   });
-  const components = useQuery({ queryKey: [project, 'components'], queryFn: () => apiData<ComponentDef[]>('/components', { project }), enabled: kind !== 'post' });
+  const components = useQuery({ queryKey: [project, 'components'], queryFn: () => apiAll<ComponentDef>('/components', { project }), enabled: kind !== 'post' });
   const role = useRole(project);
   const locales = useLocales(project);
   const [locale, setLocale] = useState<string | null>(null);

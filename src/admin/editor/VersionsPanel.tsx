@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, ApiError, apiData, type Entry, type Me } from '../api';
+import { api, ApiError, apiAll, apiData, type Entry, type Me } from '../api';
 import { ErrorState, Loading } from '../ui';
 import { TextDiff } from './DiffView';
 import { diffFields, isRecord, type FieldChange, type Fields } from './fieldDiff';
@@ -43,7 +43,7 @@ export function VersionsPanel({ project, path, current, fields, canRestore, canL
 }) {
   const versions = useQuery({ queryKey: [project, 'versions', path, current.version], queryFn: () => apiData<VersionView[]>(`${path}/versions`, { project }) });
   // The members, to show an email for `user:<id>` (admins list them; others see "you" or "a member").
-  const members = useQuery({ queryKey: [project, 'members'], queryFn: () => apiData<Array<{ id: string; email: string }>>('/members', { project }), retry: false, enabled: canListMembers });
+  const members = useQuery({ queryKey: [project, 'members'], queryFn: () => apiAll<{ id: string; email: string }>('/members', { project }), retry: false, enabled: canListMembers });
   const me = useQuery({ queryKey: ['me'], queryFn: () => apiData<Me>('/auth/me'), retry: false, staleTime: 60_000 });
   const people = new Map((members.data ?? []).map((m) => [m.id, m.email]));
   if (me.data) people.set(me.data.user.id, `you (${me.data.user.email})`);

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useRef, useState, type DragEvent, type FormEvent } from 'react';
-import { api, apiData, canWrite, type Listed, type Role } from '../api';
+import { api, apiAll, apiData, canWrite, type Listed, type Role } from '../api';
 import { EmptyState, ErrorState, Loading, useDebounced } from '../ui';
 import { errorText, fileUrl, formatSize, referrersOf, typeLabel, uploadFile, type Media, type MediaFolder } from './mediaApi';
 import { Modal, Thumb } from './parts';
@@ -75,7 +75,7 @@ export function MediaScreen({ project, role }: { project: string; role: Role }) 
     queryFn: () => api<Listed<Media>>(`/media?${params.toString()}`, { project }),
     placeholderData: (previous) => previous,
   });
-  const folders = useQuery({ queryKey: ['media', project, 'folders'], queryFn: () => apiData<MediaFolder[]>('/media/folders', { project }) });
+  const folders = useQuery({ queryKey: ['media', project, 'folders'], queryFn: () => apiAll<MediaFolder>('/media/folders', { project }) });
   const allFolders = [...(folders.data ?? []), ...newFolders.filter((n) => !folders.data?.some((f) => f.name === n)).map((name) => ({ name, count: 0 }))]
     .sort((a, b) => a.name.localeCompare(b.name));
 

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { api, apiData } from '../api';
+import { api, apiAll, apiData } from '../api';
 import { EmptyState, ErrorState, Loading } from '../ui';
 import type { SettingsProps } from './SettingsScreen';
 import { Clip, ConfirmButton, CopyField, Head, messageOf, when } from './team-ui';
@@ -29,7 +29,7 @@ export function KeysScreen({ project }: SettingsProps) {
   const [created, setCreated] = useState<CreatedKey | null>(null);
   const keys = useQuery({
     queryKey: [project, 'keys', showRevoked],
-    queryFn: () => apiData<ApiKey[]>(`/keys${showRevoked ? '?includeRevoked=true' : ''}`, { project }),
+    queryFn: () => apiAll<ApiKey>(`/keys${showRevoked ? '?includeRevoked=true' : ''}`, { project }),
   });
   const refresh = () => queryClient.invalidateQueries({ queryKey: [project, 'keys'] });
 

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { api, apiData, type Role } from '../api';
+import { api, apiAll, apiData, type Role } from '../api';
 import { EmptyState, ErrorState, Loading } from '../ui';
 import type { SettingsProps } from './SettingsScreen';
 import { Clip, ConfirmButton, CopyField, Head, messageOf, when } from './team-ui';
@@ -24,7 +24,7 @@ const ownerRule = 'Only an owner can make someone an owner.';
 
 export function MembersScreen({ project, role, me }: SettingsProps) {
   const queryClient = useQueryClient();
-  const members = useQuery({ queryKey: [project, 'members'], queryFn: () => apiData<Member[]>('/members', { project }) });
+  const members = useQuery({ queryKey: [project, 'members'], queryFn: () => apiAll<Member>('/members', { project }) });
   const refresh = () => queryClient.invalidateQueries({ queryKey: [project, 'members'] });
   const owners = members.data?.filter((m) => m.role === 'owner').length ?? 0;
   return (

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { ApiError, api, apiData } from '../api';
+import { ApiError, api, apiAll, apiData } from '../api';
 import { navigate } from '../router';
 import { EmptyState, ErrorState, Link, Loading } from '../ui';
 import type { SettingsProps } from './SettingsScreen';
@@ -46,7 +46,7 @@ export function WebhooksScreen({ project, rest }: SettingsProps) {
 }
 
 function WebhookList({ project, base }: { project: string; base: string }) {
-  const hooks = useQuery({ queryKey: [project, 'webhooks'], queryFn: () => apiData<Webhook[]>('/webhooks', { project }) });
+  const hooks = useQuery({ queryKey: [project, 'webhooks'], queryFn: () => apiAll<Webhook>('/webhooks', { project }) });
   return (
     <section className="team" aria-labelledby="webhooks-title">
       <Head title="Webhooks" id="webhooks-title">Signed HTTP POSTs to your receivers when content changes (see docs/webhooks.md).</Head>

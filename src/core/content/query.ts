@@ -52,6 +52,12 @@ const last = (pairs: QueryPairs, name: string): string | undefined => {
 /** The largest page number: beyond it the row offset would leave the integers both sides handle exactly. */
 export const maxPage = 2_147_483_647;
 
+/** `page` and `limit` as every list takes them: page from 1, limit 1–100 (default 20); anything else is INVALID_QUERY. */
+export const parsePaging = (pairs: QueryPairs): { page: number; limit: number } => ({
+  page: parseIntParam(pairs, 'page', 1, 1, maxPage),
+  limit: parseIntParam(pairs, 'limit', 20, 1, 100),
+});
+
 function parseIntParam(pairs: QueryPairs, name: string, def: number, min: number, max: number): number {
   const raw = last(pairs, name);
   if (raw === undefined || raw === '') return def;
@@ -123,8 +129,7 @@ export function parseReadOptions(pairs: QueryPairs): Pick<ListQuery, 'fields' | 
 
 export function parseListQuery(pairs: QueryPairs, sortable: readonly string[], options: { sortByContentFields?: boolean } = {}): ListQuery {
   return {
-    page: parseIntParam(pairs, 'page', 1, 1, maxPage),
-    limit: parseIntParam(pairs, 'limit', 20, 1, 100),
+    ...parsePaging(pairs),
     sort: parseSort(last(pairs, 'sort'), sortable, '-publishedAt', { contentFields: options.sortByContentFields === true }),
     ...parseReadOptions(pairs),
   };

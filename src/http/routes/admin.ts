@@ -2,7 +2,7 @@ import type { Actor } from '../../core/actor.js';
 import { roles, type Role } from '../../core/roles.js';
 import { typeDefinitionJsonSchema } from '../../core/schema/index.js';
 import type { TypeKind } from '../../core/types/operations.js';
-import { bodyObject, opRoute, type RequestContext, type RouteDef } from '../route.js';
+import { bodyObject, opRoute, pagedOpRoute, type RequestContext, type RouteDef } from '../route.js';
 import { readSessionUser } from '../auth.js';
 import { json } from '../response.js';
 
@@ -15,7 +15,7 @@ const flag = (rc: RequestContext, name: string) => rc.query.get(name) === 'true'
 function typeRoutes(path: string, kind: TypeKind): RouteDef[] {
   const base = `${admin}/${path}`;
   return [
-    opRoute('GET', base, 'session', 'types.list', () => ({ kind })),
+    pagedOpRoute(base, 'session', 'types.list', () => ({ kind })),
     opRoute('POST', base, 'session', 'types.create', async (rc) => ({ kind, definition: await rc.body() }), { status: 201, body: 'definition', bodySchema: definitionSchema }),
     opRoute('GET', `${base}/:slug`, 'session', 'types.get', (rc) => ({ kind, slug: rc.params.slug })),
     opRoute('PUT', `${base}/:slug`, 'session', 'types.update', async (rc) => ({ kind, slug: rc.params.slug, definition: await rc.body() }), { body: 'definition', bodySchema: definitionSchema }),
@@ -29,7 +29,7 @@ const highest = (list: Role[]): Role | null =>
 
 export const adminRoutes: RouteDef[] = [
   // Members (admin and above; the last owner stays).
-  opRoute('GET', `${admin}/members`, 'session', 'members.list', () => ({})),
+  pagedOpRoute(`${admin}/members`, 'session', 'members.list', () => ({})),
   opRoute('GET', `${admin}/members/directory`, 'session', 'members.directory', () => ({})),
   opRoute('POST', `${admin}/members`, 'session', 'members.add', async (rc) => {
     const b = await bodyObject(rc);
@@ -39,7 +39,7 @@ export const adminRoutes: RouteDef[] = [
   opRoute('DELETE', `${admin}/members/:userId`, 'session', 'members.remove', (rc) => ({ userId: rc.params.userId }), { wrap: (r) => r }),
 
   // API keys (admin and above): the whole key is in the create answer only.
-  opRoute('GET', `${admin}/keys`, 'session', 'keys.list', (rc) => ({ includeRevoked: flag(rc, 'includeRevoked') })),
+  pagedOpRoute(`${admin}/keys`, 'session', 'keys.list', (rc) => ({ includeRevoked: flag(rc, 'includeRevoked') })),
   opRoute('POST', `${admin}/keys`, 'session', 'keys.create', (rc) => rc.body(), { status: 201 }),
   opRoute('DELETE', `${admin}/keys/:id`, 'session', 'keys.revoke', (rc) => ({ id: rc.params.id })),
 

@@ -12,7 +12,7 @@ import { answerIdempotentWrite } from '../idempotent-write.js';
 import { matchesEtag } from '../preconditions.js';
 import { readStagedForm, type StagedForm } from '../multipart.js';
 import { json } from '../response.js';
-import { bodyObject, bodyWithId, opRoute, type RequestContext, type RouteDef } from '../route.js';
+import { bodyObject, bodyWithId, opRoute, pagedOpRoute, type RequestContext, type RouteDef } from '../route.js';
 import { respond } from './read-route.js';
 
 // Multipart framing and the other form fields, on top of the file itself.
@@ -289,7 +289,7 @@ export const mediaRoutes: RouteDef[] = [
   adminUploadRoute,
   adminBulkUploadRoute,
   opRoute('GET', admin, 'session', 'media.list', listQuery, { wrap: (r) => r }),
-  opRoute('GET', `${admin}/folders`, 'session', 'media.folders', () => ({})),
+  pagedOpRoute(`${admin}/folders`, 'session', 'media.folders', () => ({})),
   opRoute('PUT', `${admin}/folders/:name`, 'session', 'media.renameFolder', async (rc) => {
     const body = await bodyObject(rc);
     return { name: rc.params.name, to: body.name ?? body.to };

@@ -1,4 +1,4 @@
-import { opRoute, type RequestContext, type RouteDef } from '../route.js';
+import { opRoute, pagedOpRoute, type RequestContext, type RouteDef } from '../route.js';
 
 const base = '/api/v1/admin/migrations';
 
@@ -10,7 +10,7 @@ const query = (rc: RequestContext, name: string) => rc.query.get(name) ?? undefi
  * migration runs in the background of the server; its record shows how far it got.
  */
 export const migrationRoutes: RouteDef[] = [
-  opRoute('GET', base, 'session', 'migrations.list', () => ({})),
+  pagedOpRoute(base, 'session', 'migrations.list', () => ({})),
   opRoute('POST', base, 'session', 'migrations.create', (rc) => rc.body(), { status: 201 }),
   opRoute('GET', `${base}/:id`, 'session', 'migrations.get', id),
   opRoute('DELETE', `${base}/:id`, 'session', 'migrations.delete', id),

@@ -1,4 +1,4 @@
-import { bodyWithId, opRoute, type RequestContext, type RouteDef } from '../route.js';
+import { bodyWithId, opRoute, pagedOpRoute, type RequestContext, type RouteDef } from '../route.js';
 
 const base = '/api/v1/admin/webhooks';
 
@@ -11,7 +11,7 @@ const query = (rc: RequestContext, name: string) => rc.query.get(name) ?? undefi
  * delivery that the dispatcher sends at once, and answer 202 with it.
  */
 export const webhookRoutes: RouteDef[] = [
-  opRoute('GET', base, 'session', 'webhooks.list', () => ({})),
+  pagedOpRoute(base, 'session', 'webhooks.list', () => ({})),
   opRoute('POST', base, 'session', 'webhooks.create', (rc) => rc.body(), { status: 201 }),
   opRoute('GET', `${base}/:id`, 'session', 'webhooks.get', id),
   opRoute('PUT', `${base}/:id`, 'session', 'webhooks.update', bodyWithId),

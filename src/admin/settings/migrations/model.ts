@@ -1,4 +1,4 @@
-import { apiData } from '../../api';
+import { apiAll, apiData } from '../../api';
 
 // The migrations of the admin API (docs/migrating-from-buttercms.md), as the Migrations screen reads
 // them. The record's `config.apiKey` (the ButterCMS read token, returned whole to developers) is
@@ -125,7 +125,7 @@ export function withoutToken(raw: unknown): Migration {
 const base = '/migrations';
 
 export async function listMigrations(project: string): Promise<Migration[]> {
-  const rows = await apiData<unknown[]>(base, { project });
+  const rows = await apiAll<unknown>(base, { project });
   return rows.map(withoutToken);
 }
 

@@ -2,7 +2,7 @@ import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/rea
 import { useEffect, useId, useMemo, useRef, useState, type DragEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { checkSchemaSet, fieldTypes, referenceTypes, validateTypeDefinition, type FieldType, type SchemaSet, type TypeDefinition } from '../../../core/schema/index.js';
 import { schemaFileText } from '../../../lib/schema-file.js';
-import { api, ApiError, apiData } from '../../api';
+import { api, ApiError, apiAll, apiData } from '../../api';
 import { navigate } from '../../router';
 import { EmptyState, ErrorState, Link, Loading } from '../../ui';
 import type { SettingsProps } from '../SettingsScreen';
@@ -30,7 +30,7 @@ export function SchemaBuilder({ project, rest }: SettingsProps) {
 
 function useAllTypes(project: string) {
   const results = useQueries({
-    queries: kinds.map((k) => ({ queryKey: [project, k.seg === 'collections' ? 'collection-types' : k.seg], queryFn: () => apiData<StoredType[]>(k.api, { project }) })),
+    queries: kinds.map((k) => ({ queryKey: [project, k.seg === 'collections' ? 'collection-types' : k.seg], queryFn: () => apiAll<StoredType>(k.api, { project }) })),
   });
   const pending = results.some((r) => r.isPending);
   const error = results.find((r) => r.error)?.error;
