@@ -226,6 +226,9 @@ describe('migration failures, pauses and states', () => {
     const base = { sourcePlatform: 'buttercms', mode: 'full', config: { apiKey: 'k' } };
     expect(await codeOf(h.run('migrations.create', { ...base, sourcePlatform: 'contentful' }))).toBe('VALIDATION_FAILED');
     expect(await codeOf(h.run('migrations.create', { ...base, mode: 'everything' }))).toBe('VALIDATION_FAILED');
+    // The contract's body names mode without a `?`: it is required, as sourcePlatform and config are.
+    const { mode: _mode, ...noMode } = base;
+    expect(await codeOf(h.run('migrations.create', noMode))).toBe('VALIDATION_FAILED');
     expect(await codeOf(h.run('migrations.create', { ...base, config: { apiKey: '' } }))).toBe('VALIDATION_FAILED');
     expect(await codeOf(h.run('migrations.create', { ...base, config: { apiKey: 'k', apiUrl: 'ftp://example.com' } }))).toBe('VALIDATION_FAILED');
     const blank = await h.run<MigrationView>('migrations.create', { ...base, config: { apiKey: 'k', apiUrl: '', pageTypes: 'a, b', collections: ['x'] } });

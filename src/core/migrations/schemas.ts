@@ -60,7 +60,7 @@ export type ButterConfig = z.output<typeof butterConfigSchema>;
 
 export const createMigrationInput = z.strictObject({
   sourcePlatform: z.literal('buttercms', { error: 'the supported source is "buttercms"' }),
-  mode: z.enum(migrationModes, { error: `must be one of ${migrationModes.join(', ')}` }).default('full'),
+  mode: z.enum(migrationModes, { error: `must be one of ${migrationModes.join(', ')}` }),
   config: butterConfigSchema,
 });
 
