@@ -26,8 +26,8 @@ describe('the editor pieces\' rules (src/admin/editor/fieldDiff.ts)', () => {
     ]);
   });
 
-  it('merges mine and theirs field by field, mine unless theirs is chosen', () => {
-    expect(mergeFields({ t: 'mine', s: 'my s' }, { t: 'theirs', s: 'their s', b: 'their b' }, { t: 'theirs' })).toEqual({ t: 'theirs', s: 'my s' });
+  it('merges mine and theirs field by field, mine unless theirs is chosen; a field the chosen side lacks is null (cleared)', () => {
+    expect(mergeFields({ t: 'mine', s: 'my s' }, { t: 'theirs', s: 'their s', b: 'their b' }, { t: 'theirs' })).toEqual({ t: 'theirs', s: 'my s', b: null });
     expect(mergeFields({ t: 'mine' }, { t: 'theirs', b: 'their b' }, { b: 'theirs' })).toEqual({ t: 'mine', b: 'their b' });
   });
 

@@ -248,12 +248,26 @@ describe('admin content: pages', () => {
       expect(events.take()).toEqual([{ kind: 'page.updated', data }]);
     });
 
-    it('merges: the fields sent replace the draft', async () => {
+    it('merges: the fields sent are laid over the current draft; fields not sent stay', async () => {
       const page = await conflicted();
       const res = await call('POST', `${pagesPath}/${page.id}/resolve-conflict`, { baseVersion: 1, strategy: 'merge', fields: { title: 'Merged' } });
       const { data } = await res.json();
-      expect(data.draftContent).toEqual({ title: 'Merged' });
+      expect(data).toMatchObject({ version: 3, draftContent: { title: 'Merged', body: 'theirs' } });
       expect(events.take()).toEqual([{ kind: 'page.updated', data }]);
+    });
+
+    it('merges three ways against a stored base version: a field sent as it was in the base keeps their change', async () => {
+      // Version 1 is published, so its snapshot is the base; they change body (v2) while I change title.
+      const page = await newPage({ title: 'Base', body: 'base' }, { status: 'published' });
+      await call('PUT', `${pagesPath}/${page.id}`, { fields: { body: 'theirs' } });
+      events.take();
+      const res = await call('POST', `${pagesPath}/${page.id}/resolve-conflict`, { baseVersion: 1, strategy: 'merge', fields: { title: 'Mine', body: 'base' } });
+      expect(res.status).toBe(200);
+      const { data } = await res.json();
+      expect(data).toMatchObject({ version: 3, draftContent: { title: 'Mine', body: 'theirs' } });
+      // mine, by contrast, takes every field sent.
+      const mine = await call('POST', `${pagesPath}/${page.id}/resolve-conflict`, { baseVersion: 1, strategy: 'mine', fields: { title: 'Mine', body: 'base' } });
+      expect((await mine.json()).data.draftContent).toEqual({ title: 'Mine', body: 'base' });
     });
 
     it('validates the request', async () => {

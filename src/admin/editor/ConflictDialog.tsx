@@ -47,9 +47,13 @@ export function ConflictDialog({ project, path, baseVersion, mine, fields, local
     setBusy(true);
     setError(null);
     try {
+      // The field-by-field choice is a document the editor composed: sent as `mine` (laid over the
+      // current draft key by key, a field neither side keeps cleared with null), as the server's
+      // `merge` is a three-way merge against the base version and would keep their value of a
+      // field chosen from mine that mine left as it was.
       const body = {
         baseVersion,
-        strategy,
+        strategy: strategy === 'merge' ? 'mine' : strategy,
         ...(strategy === 'mine' ? { fields: mine } : strategy === 'merge' ? { fields: mergeFields(mine, theirs, choice) } : {}),
         ...(locale ? { locale } : {}),
       };

@@ -157,13 +157,16 @@ export function localeDocument(entry: LocalizedEntry, code: string, defaultCode:
 
 export type Side = 'mine' | 'theirs';
 
-/** Mine and theirs, field by field, taking each field from the side chosen (mine when unchosen). */
+/**
+ * Mine and theirs, field by field, taking each field from the side chosen (mine when unchosen); a
+ * field the chosen side does not have is null (cleared when laid over the draft).
+ */
 export function mergeFields(mine: Fields, theirs: Fields, choice: Readonly<Record<string, Side>>): Fields {
   const out: Fields = {};
   for (const k of new Set([...Object.keys(theirs), ...Object.keys(mine)])) {
     const side = choice[k] ?? 'mine';
     const v = side === 'mine' ? mine[k] : theirs[k];
-    if (v !== undefined) out[k] = v;
+    out[k] = v === undefined ? null : v;
   }
   return out;
 }
