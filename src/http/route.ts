@@ -2,6 +2,7 @@ import type { H3Event } from 'h3';
 import type { Actor } from '../core/actor.js';
 import { CmsError } from '../core/errors.js';
 import { parsePaging } from '../core/content/query.js';
+import { paginationOf } from '../core/media/schemas.js';
 import type { OperationName, OutputOf } from '../core/registry.js';
 import type { Cms } from '../runtime.js';
 import type { KeyActor, KeyCredentials } from './auth.js';
@@ -142,7 +143,7 @@ export function pagedOpRoute<N extends OperationName>(path: string, auth: AuthKi
       const all = Array.isArray(result) ? result : [result];
       return json({
         data: all.slice((page - 1) * limit, page * limit),
-        pagination: { total: all.length, page, limit, totalPages: Math.ceil(all.length / limit) },
+        pagination: paginationOf(all.length, page, limit),
       });
     },
   };
