@@ -9,7 +9,7 @@ import { deliveryStatuses } from '../../src/core/webhooks/schemas.js';
 
 /** Every command of the program, with its path (`cms pages update`). */
 function commandsOf(): Array<{ path: string; command: Command }> {
-  const io = { stdout: { write: () => true }, stderr: { write: () => true }, stdinIsTTY: false, env: {}, cwd: '/' };
+  const io = { stdout: { write: () => true }, stderr: { write: () => true }, stdinIsTTY: false, readStdin: async () => '', env: {}, cwd: '/' };
   const out: Array<{ path: string; command: Command }> = [];
   const walk = (c: Command, path: string) => {
     out.push({ path, command: c });

@@ -3,7 +3,7 @@ import type { Io } from '../../src/cli/io.js';
 import { ago, formatCell, headerOf, table, terminalWidth } from '../../src/cli/output.js';
 
 const ioWith = (env: Record<string, string> = {}, stdout: { isTTY?: boolean; columns?: number } = {}): Io =>
-  ({ stdout: { write: () => true, ...stdout }, stderr: { write: () => true }, stdinIsTTY: false, env, cwd: '/' });
+  ({ stdout: { write: () => true, ...stdout }, stderr: { write: () => true }, stdinIsTTY: false, readStdin: async () => '', env, cwd: '/' });
 
 describe('human tables', () => {
   it('headers are words, not squashed camelCase', () => {

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCliInProcess, spawnCli } from '../helpers/cli.js';
+import { runCli, runCliInProcess, spawnCli } from '../helpers/cli.js';
 
 /**
  * What an audit of the command line found: empty and out-of-range values taken as none, a user's
@@ -99,5 +99,21 @@ describe('the CLI on odd input and a broken set-up', { timeout: 120_000 }, () =>
     const r = await cli(['--json', 'pages', 'create', '--type', 'landing-page', '--name', 'B', '--slug', 'bom', '--fields', '@fields.json'], site);
     expect(r.code, r.stderr).toBe(0);
     expect(r.json().data.draftContent).toMatchObject({ headline: 'Hi' });
+  });
+
+  it('reads a JSON option from standard input with @- (the built CLI, stdin piped), once per command', async () => {
+    const site = join(dir, 'site');
+    const env = { DATABASE_URL: '' };
+    const r = await runCli(['--json', 'pages', 'create', '--type', 'landing-page', '--name', 'Piped', '--slug', 'piped', '--fields', '@-'], { cwd: site, env, input: '\ufeff{"headline":"From stdin"}' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json().data.draftContent).toMatchObject({ headline: 'From stdin' });
+    const twice = await runCli(['pages', 'update', 'piped', '--fields', '@-', '--seo', '@-'], { cwd: site, env, input: '{"headline":"Again"}' });
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain('--seo: cannot read standard input: standard input was already read by another option');
+    const notJson = await runCli(['pages', 'update', 'piped', '--fields', '@-'], { cwd: site, env, input: 'headline: yaml' });
+    expect(notJson.code).toBe(2);
+    expect(notJson.stderr).toContain('--fields must be a JSON object (or @file.json, or @- for standard input)');
+    const read = await runCli(['--json', 'pages', 'get', 'piped'], { cwd: site, env });
+    expect(read.json().data.draftContent).toMatchObject({ headline: 'From stdin' });
   });
 });

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { Io } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
@@ -24,13 +24,14 @@ export interface CliResult {
  * Runs `cms ...args` in this process with stdout and stderr captured. `env` is the whole
  * environment the command sees (nothing of this process's); stdin is not a terminal.
  */
-export async function runCliInProcess(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<CliResult> {
+export async function runCliInProcess(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; stdin?: string }): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const io: Io = {
     stdout: { write: (s: string) => { stdout += s; return true; } },
     stderr: { write: (s: string) => { stderr += s; return true; } },
     stdinIsTTY: false,
+    readStdin: async () => options.stdin ?? '',
     env: options.env ?? {},
     cwd: options.cwd,
   };
@@ -43,17 +44,21 @@ export async function runCliInProcess(args: string[], options: { cwd: string; en
  * process's environment (a member set to undefined is left out), with CI=true (no spinners).
  */
 export function spawnCli(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): ChildProcessByStdio<null, Readable, Readable> {
-  return spawn(process.execPath, [binPath, ...args], {
-    cwd: options.cwd,
-    env: { ...process.env, CI: 'true', ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  return spawn(process.execPath, [binPath, ...args], { cwd: options.cwd, env: cliEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
-/** Runs the built CLI as a child process until it exits. */
-export function runCli(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } ): Promise<CliResult> {
+const cliEnv = (env: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv => ({ ...process.env, CI: 'true', ...env });
+
+/** Runs the built CLI as a child process until it exits; `input`, when given, is its standard input. */
+export function runCli(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; input?: string } ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawnCli(args, options);
+    let child: ChildProcessByStdio<null, Readable, Readable> | ChildProcessByStdio<Writable, Readable, Readable>;
+    if (options.input === undefined) child = spawnCli(args, options);
+    else {
+      const piped = spawn(process.execPath, [binPath, ...args], { cwd: options.cwd, env: cliEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
+      piped.stdin.end(options.input);
+      child = piped;
+    }
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => { stdout += d; });

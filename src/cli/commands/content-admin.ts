@@ -78,7 +78,7 @@ function registerVerbs(cmd: Command, state: ProgramState, kind: 'page' | 'item')
   withCollection(cmd.command('resolve-conflict').description(`settle an edit made from an older version: keep mine, take theirs, or save a merged document`).argument('<idOrSlug>'))
     .addOption(countOption('--base-version <n>', 'the version the edit started from', 1).makeOptionMandatory())
     .addOption(choiceOption('--strategy <strategy>', 'mine keeps your edit, theirs takes the current version, merge saves --fields', choices.conflictStrategies).makeOptionMandatory())
-    .option('--fields <json>', 'for mine: the fields to keep; for merge: the whole merged fields (JSON or @file.json)')
+    .option('--fields <json>', 'for mine: your fields, merged over the current draft; for merge: your fields, three-way merged with the base version (JSON, @file.json or @- for standard input)')
     .option('--locale <code>', 'the locale --fields are in (default: the project\'s default locale)')
     .action(action(state, async (g, idOrSlug: string, opts: { collection?: string; baseVersion: string; strategy: string; fields?: string; locale?: string }) => {
       if (!/^\d+$/.test(opts.baseVersion)) throw new UsageError(`--base-version must be a version number, got "${opts.baseVersion}"`);

@@ -86,7 +86,7 @@ function registerEntryCommands(program: Command, state: ProgramState, kind: 'pag
   const create = cmd.command('create').description(`create ${aNoun} (a draft unless --status published)`);
   (kind === 'page' ? create.requiredOption('--type <slug>', 'page type slug') : withCollection(create))
     .requiredOption('--name <name>', 'display name').requiredOption('--slug <slug>', 'URL slug')
-    .option('--fields <json>', 'content as JSON, or @file.json')
+    .option('--fields <json>', 'content as JSON, @file.json, or @- (standard input)')
     .addOption(kind === 'page' ? new Option('--seo <json>', 'SEO as JSON or @file.json (ogImageId, metaTitle…)') : countOption('--sort-order <n>', 'position in authored order'))
     .addOption(choiceOption('--status <status>', 'draft (the default), or published to publish it at once', choices.contentStatuses))
     .option('--locale <code>', localeHelp(kind))
@@ -105,7 +105,7 @@ function registerEntryCommands(program: Command, state: ProgramState, kind: 'pag
 
   withCollection(cmd.command('update').description(`change ${aNoun}: only what you pass changes; ${kind === 'page' ? 'fields and seo merge' : 'fields merge'} key by key (null clears a key)`).argument('<idOrSlug>'))
     .option('--name <name>', 'new display name').option('--slug <slug>', 'new slug (the old one keeps redirecting)')
-    .option('--fields <json>', 'fields to change, as JSON or @file.json (null clears a field)')
+    .option('--fields <json>', 'fields to change, as JSON, @file.json or @- (null clears a field)')
     .addOption(kind === 'page' ? new Option('--seo <json>', 'SEO members to change, as JSON or @file.json (null clears one)') : countOption('--sort-order <n>', 'position in authored order'))
     .addOption(countOption('--version <n>', 'the version you expect (refused with VERSION_CONFLICT if it moved on)', 1))
     .option('--locale <code>', localeHelp(kind))

@@ -109,7 +109,7 @@ export function registerWebhooks(program: Command, state: ProgramState): void {
     .option('--header-env <header>', `${headerEnvHelp}; with --header, replaces all custom headers`, collect)
     .option('--clear-headers', 'remove all custom headers')
     .option('--active', 'switch it on')
-    .option('--inactive', 'switch it off (deliveries wait until it is on again)')
+    .option('--inactive', 'switch it off: events from now on are not sent to it (deliveries already queued wait until it is on again)')
     .action(action(state, async (g, id: string, opts: { url?: string; events?: string; header?: string[]; headerEnv?: string[]; clearHeaders?: boolean; active?: boolean; inactive?: boolean }) => {
       if (opts.active && opts.inactive) throw new UsageError('--active and --inactive contradict each other');
       const newHeaders = Boolean(opts.header?.length || opts.headerEnv?.length);
