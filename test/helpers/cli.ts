@@ -24,14 +24,14 @@ export interface CliResult {
  * Runs `cms ...args` in this process with stdout and stderr captured. `env` is the whole
  * environment the command sees (nothing of this process's); stdin is not a terminal.
  */
-export async function runCliInProcess(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; stdin?: string }): Promise<CliResult> {
+export async function runCliInProcess(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const io: Io = {
     stdout: { write: (s: string) => { stdout += s; return true; } },
     stderr: { write: (s: string) => { stderr += s; return true; } },
     stdinIsTTY: false,
-    readStdin: async () => options.stdin ?? '',
+    readStdin: async () => '',
     env: options.env ?? {},
     cwd: options.cwd,
   };
