@@ -6,6 +6,7 @@ import { resolveConfig, type CmsConfig, type CmsConfigInput } from './config.js'
 import { join } from 'node:path';
 import { builtOnce } from './db/built-once.js';
 import type { Db, DbHandle } from './db/client.js';
+import { finishTransaction } from './db/pipelined-transactions.js';
 import { inMemoryDatabaseUrl, openEngineDatabase, type EngineDatabase } from './engine-database.js';
 import { contentRevisions, projects } from './db/schema/index.js';
 import { isActor, type Actor } from './core/actor.js';
@@ -318,8 +319,9 @@ export async function createCms(input: CmsConfigInput = {}, options: CreateCmsOp
       result = await db.transaction(async (tx) => {
         const out = await op.run(makeCtx(tx, project, actor, unit, runOptions), parsed);
         // The last statements do not depend on each other: sent together (PostgreSQL pipelines
-        // them on the transaction's connection), and the first failure is the one reported.
-        await firstFailure([
+        // them on the transaction's connection, with its COMMIT), and the first failure is the
+        // one reported.
+        await finishTransaction(tx, [
           unit.outbox.length ? insertOutbox(tx, unit.outbox) : undefined,
           runOptions.beforeCommit?.(tx, out),
           unit.changed ? bumpRevision(tx, project.id) : undefined,
@@ -699,12 +701,6 @@ const bumpRevisionSlot = builtOnce<{ projectId: string; slot: number }>((db, v) 
     target: [contentRevisions.projectId, contentRevisions.slot],
     set: { revision: sql`${contentRevisions.revision} + 1`, updatedAt: sql`now()` },
   }));
-
-/** Waits for every promise; rejects with the first failure in the list's order. */
-async function firstFailure(work: Array<Promise<unknown> | undefined>): Promise<void> {
-  const settled = await Promise.allSettled(work);
-  for (const s of settled) if (s.status === 'rejected') throw s.reason;
-}
 
 /**
  * NOTIFYs sent after commits, shared: a caller waits for a notice that starts after it asked

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { makePrivateFolder } from './private-folder.js';
 import { namedOnPglite } from './named-statements.js';
+import { pipelinedBegin } from './pipelined-transactions.js';
 import { packageFile } from '../lib/package-files.js';
 import { propertyOf } from '../lib/unknown-values.js';
 import { z } from 'zod';
@@ -225,7 +226,7 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
       ...(prepared ? { connection: { plan_cache_mode: 'force_custom_plan' } } : {}),
     });
     await reachable(client, url);
-    const db: Db = drizzle(prepared ? preparing(client) : client, { schema });
+    const db: Db = drizzle(pipelinedBegin(prepared ? preparing(client) : client, prepared), { schema });
     return {
       db,
       driver: 'postgres',

@@ -109,13 +109,17 @@ const rowsPerInsert = 2000;
  * its deliveries go with the webhook.
  */
 export async function insertOutbox(db: Db, rows: readonly OutboxRow[]): Promise<void> {
+  // Every statement sent at once (in order): a write's last statements go out with its COMMIT
+  // (finishTransaction), so none may wait for another's answer.
+  const inserts: Array<Promise<unknown>> = [];
   for (let start = 0; start < rows.length; start += rowsPerInsert) {
     const json = JSON.stringify(rows.slice(start, start + rowsPerInsert).map((r) => [r.projectId, r.webhookId, r.event, r.payload, r.at.toISOString()]));
-    await db.execute(sql`
+    inserts.push(db.execute(sql`
       insert into ${webhookDeliveries} (project_id, webhook_id, event, payload, next_attempt_at, created_at, updated_at)
       select (r->>0)::uuid, (r->>1)::uuid, r->>2, r->>3, (r->>4)::timestamptz, (r->>4)::timestamptz, (r->>4)::timestamptz
       from jsonb_array_elements(${json}::jsonb) with ordinality as x(r, n)
       where exists (select 1 from ${webhooks} w where w.id = (r->>1)::uuid for key share)
-      order by n`);
+      order by n`));
   }
+  await Promise.all(inserts);
 }
