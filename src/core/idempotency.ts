@@ -1,6 +1,6 @@
-import { and, eq, lt } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import { builtOnce, encodedAs } from '../db/built-once.js';
-import { isUniqueViolation, type Db } from '../db/client.js';
+import { isNotNullViolation, isUniqueViolation, type Db } from '../db/client.js';
 import { idempotencyRecords } from '../db/schema/index.js';
 import { CmsError } from './errors.js';
 
@@ -43,18 +43,16 @@ export async function findStoredResponse(db: Db, scope: IdempotencyScope, now: D
 }
 
 /**
- * Stores the answer; called inside the write's transaction, so a rollback leaves no record. Two
- * statements sent together: an expired record under the key is deleted, and the insert that
- * follows is refused by the unique index when a live one is there (another request under the key
- * committed first). The refusal is the database's own failure, not a check of what the statement
- * returned: a transaction whose COMMIT goes out with these statements (finishTransaction,
+ * Stores the answer; called inside the write's transaction, so a rollback leaves no record. One
+ * statement: an expired record under the key is replaced; a live one (another request under the
+ * key committed first) refuses the store. The refusal is the database's own failure, not a check
+ * of what the statement returned: the live record's expiry would become NULL, which the column
+ * refuses. A transaction whose COMMIT goes out with this statement (finishTransaction,
  * src/db/pipelined-transactions.ts) then rolls back, never commits past it.
  */
 export async function storeResponse(db: Db, scope: IdempotencyScope, response: StoredResponse, now: Date): Promise<void> {
-  // Both run through the same built statement path, so the delete reaches the database first.
-  const stored = Promise.all([
-    deleteExpiredRecord(db, { apiKeyId: scope.apiKeyId, key: scope.key, now }),
-    insertRecord(db, {
+  try {
+    await upsertRecord(db, {
       apiKeyId: scope.apiKeyId,
       key: scope.key,
       requestHash: scope.requestHash,
@@ -62,24 +60,28 @@ export async function storeResponse(db: Db, scope: IdempotencyScope, response: S
       responseBody: response.body,
       createdAt: now,
       expiresAt: new Date(now.getTime() + idempotencyTtlMs),
-    }),
-  ]);
-  try {
-    await stored;
+      now,
+    });
   } catch (e) {
-    if (isUniqueViolation(e)) throw new CmsError('IDEMPOTENCY_KEY_IN_USE', 'Another request with this Idempotency-Key is running or has just finished');
+    if (isNotNullViolation(e) || isUniqueViolation(e)) {
+      throw new CmsError('IDEMPOTENCY_KEY_IN_USE', 'Another request with this Idempotency-Key is running or has just finished');
+    }
     throw e;
   }
 }
 
-/** The store's statements, built once (they run with every idempotent write). */
-const deleteExpiredRecord = builtOnce<{ apiKeyId: string; key: string; now: Date }>((db, { apiKeyId, key, now }) =>
-  db.delete(idempotencyRecords).where(and(
-    eq(idempotencyRecords.apiKeyId, apiKeyId),
-    eq(idempotencyRecords.key, key),
-    lt(idempotencyRecords.expiresAt, encodedAs(now, idempotencyRecords.expiresAt)),
-  )));
-const insertRecord = builtOnce<typeof idempotencyRecords.$inferInsert>((db, record) => db.insert(idempotencyRecords).values(record));
+/** The store's statement, built once (it runs with every idempotent write). */
+const upsertRecord = builtOnce<typeof idempotencyRecords.$inferInsert & { now: Date }>((db, { now, ...record }) =>
+  db.insert(idempotencyRecords).values(record).onConflictDoUpdate({
+    target: [idempotencyRecords.apiKeyId, idempotencyRecords.key],
+    set: {
+      requestHash: sql`excluded.request_hash`,
+      responseStatus: sql`excluded.response_status`,
+      responseBody: sql`excluded.response_body`,
+      createdAt: sql`excluded.created_at`,
+      expiresAt: sql`case when ${idempotencyRecords.expiresAt} < ${encodedAs(now, idempotencyRecords.expiresAt)} then excluded.expires_at end`,
+    },
+  }));
 
 export async function purgeExpired(db: Db, now: Date): Promise<void> {
   await db.delete(idempotencyRecords).where(lt(idempotencyRecords.expiresAt, now));

@@ -126,6 +126,9 @@ export const isNotMigratedYet = (e: unknown): boolean => isPgErrorCode(e, ['3F00
 /** A unique index refused the row (another write took the value meanwhile). */
 export const isUniqueViolation = (e: unknown): boolean => isPgErrorCode(e, ['23505']);
 
+/** A NOT NULL column refused a null (as the Idempotency-Key store asks of a live record). */
+export const isNotNullViolation = (e: unknown): boolean => isPgErrorCode(e, ['23502']);
+
 export const isPostgresUrl = (url: string | undefined): url is string => !!url && /^postgres(ql)?:\/\//.test(url);
 
 /**
