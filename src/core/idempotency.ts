@@ -1,6 +1,6 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
 import { builtOnce, encodedAs } from '../db/built-once.js';
-import { isNotNullViolation, isUniqueViolation, type Db } from '../db/client.js';
+import { isNotNullViolation, type Db } from '../db/client.js';
 import { idempotencyRecords } from '../db/schema/index.js';
 import { CmsError } from './errors.js';
 
@@ -63,9 +63,7 @@ export async function storeResponse(db: Db, scope: IdempotencyScope, response: S
       now,
     });
   } catch (e) {
-    if (isNotNullViolation(e) || isUniqueViolation(e)) {
-      throw new CmsError('IDEMPOTENCY_KEY_IN_USE', 'Another request with this Idempotency-Key is running or has just finished');
-    }
+    if (isNotNullViolation(e)) throw new CmsError('IDEMPOTENCY_KEY_IN_USE', 'Another request with this Idempotency-Key is running or has just finished');
     throw e;
   }
 }
